@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Start what the tests need when it is down: PostgreSQL, Redis and Debian's Chromium.
+# Safe to run again; in CI (CI=true) anything that cannot be started is an error.
+set -euo pipefail
+
+say() { echo "services: $*"; }
+fail() { echo "services: $*" >&2; exit 1; }
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo -n "$@"; fi; }
+
+# PostgreSQL
+if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
+    if command -v pg_ctlcluster >/dev/null; then
+        version=$(ls /etc/postgresql | sort -n | tail -n 1)
+        say "starting PostgreSQL $version"
+        as_root pg_ctlcluster --skip-systemctl-redirect "$version" main start || true
+    fi
+    for _ in $(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
+    pg_isready -q -h 127.0.0.1 -p 5432 || fail "PostgreSQL is not running on 127.0.0.1:5432 and could not be started"
+fi
+
+# Redis
+if ! (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
+    if command -v redis-server >/dev/null; then
+        say "starting Redis"
+        mkdir -p /var/lib/redis /var/log/redis 2>/dev/null || true
+        redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no \
+            --dir /var/lib/redis --logfile /var/log/redis/ci.log
+        sleep 1
+    fi
+    (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null || fail "Redis is not running on 127.0.0.1:6379 and could not be started"
+fi
+
+# Chromium for the browser tests (Debian's package; Playwright cannot download browsers here).
+if [ ! -x /usr/bin/chromium ]; then
+    say "installing Debian's chromium"
+    if as_root true 2>/dev/null; then
+        as_root apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium >/dev/null
+    fi
+    [ -x /usr/bin/chromium ] || { [ "${CI:-}" = true ] && fail "chromium is missing"; say "chromium missing: browser tests will be skipped"; }
+fi
+say "ready"

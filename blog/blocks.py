@@ -1,0 +1,183 @@
+"""The blocks an editor builds a post body from. Each block renders with its own template
+in templates/blocks/."""
+
+from django.utils.functional import cached_property
+from django.utils.safestring import mark_safe
+from django.utils.text import slugify
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import get_lexer_by_name
+from pygments.util import ClassNotFound
+from wagtail import blocks
+from wagtail.contrib.typed_table_block.blocks import TypedTableBlock
+from wagtail.embeds.blocks import EmbedBlock
+from wagtail.images.blocks import ImageChooserBlock
+
+RICH_TEXT_FEATURES = [
+    "bold",
+    "italic",
+    "link",
+    "document-link",
+    "ol",
+    "ul",
+    "code",
+    "superscript",
+    "subscript",
+    "strikethrough",
+]
+
+CODE_LANGUAGES = [
+    ("bash", "Shell"),
+    ("python", "Python"),
+    ("go", "Go"),
+    ("rust", "Rust"),
+    ("c", "C"),
+    ("cpp", "C++"),
+    ("javascript", "JavaScript"),
+    ("typescript", "TypeScript"),
+    ("json", "JSON"),
+    ("yaml", "YAML"),
+    ("toml", "TOML"),
+    ("sql", "SQL"),
+    ("dockerfile", "Dockerfile"),
+    ("text", "Plain text"),
+]
+
+
+class HeadingBlock(blocks.StructBlock):
+    text = blocks.CharBlock(max_length=200, help_text="The section heading readers see.")
+    anchor = blocks.CharBlock(
+        required=False,
+        max_length=80,
+        help_text="Optional link target, e.g. 'setup' lets readers link to #setup. "
+        "Leave empty to make one from the heading.",
+    )
+
+    def get_context(self, value, parent_context=None):
+        context = super().get_context(value, parent_context)
+        context["anchor_id"] = slugify(value.get("anchor") or value.get("text") or "")[:80]
+        return context
+
+    class Meta:
+        icon = "title"
+        template = "blocks/heading_block.html"
+
+
+class ParagraphBlock(blocks.RichTextBlock):
+    def __init__(self, **kwargs):
+        super().__init__(features=RICH_TEXT_FEATURES, **kwargs)
+
+    class Meta:
+        icon = "pilcrow"
+        template = "blocks/paragraph_block.html"
+
+
+class FigureBlock(blocks.StructBlock):
+    image = ImageChooserBlock(help_text="Choose or upload the picture.")
+    alt_text = blocks.TextBlock(
+        max_length=1000,
+        help_text="Describe what the picture shows for readers who cannot see it. Required.",
+    )
+    caption = blocks.CharBlock(
+        required=False, max_length=300, help_text="Optional line shown under the picture."
+    )
+
+    class Meta:
+        icon = "image"
+        template = "blocks/figure_block.html"
+
+
+class QuoteBlock(blocks.StructBlock):
+    quote = blocks.TextBlock(help_text="The words being quoted, without quotation marks.")
+    attribution = blocks.CharBlock(
+        required=False, max_length=200, help_text="Who said or wrote it (optional)."
+    )
+
+    class Meta:
+        icon = "openquote"
+        template = "blocks/quote_block.html"
+
+
+class CodeValue(blocks.StructValue):
+    @cached_property
+    def highlighted(self):
+        """The code as HTML, coloured on the server so readers need no script."""
+        try:
+            lexer = get_lexer_by_name(self.get("language") or "text")
+        except ClassNotFound:
+            lexer = get_lexer_by_name("text")
+        formatter = HtmlFormatter(nowrap=True)
+        # Pygments escapes the source itself; the output is safe markup.
+        return mark_safe(highlight(self.get("code") or "", lexer, formatter))  # noqa: S308
+
+    def language_label(self):
+        return dict(CODE_LANGUAGES).get(self.get("language"), "")
+
+
+class CodeBlock(blocks.StructBlock):
+    language = blocks.ChoiceBlock(
+        choices=CODE_LANGUAGES, default="bash", help_text="Used to colour the code."
+    )
+    code = blocks.TextBlock(help_text="Paste the code exactly as it should appear.")
+    caption = blocks.CharBlock(
+        required=False, max_length=200, help_text="Optional file name or note."
+    )
+
+    class Meta:
+        icon = "code"
+        template = "blocks/code_block.html"
+        value_class = CodeValue
+
+
+class CalloutBlock(blocks.StructBlock):
+    kind = blocks.ChoiceBlock(
+        choices=[("note", "Note"), ("tip", "Tip"), ("warning", "Warning")],
+        default="note",
+        help_text="Sets the colour and label of the box.",
+    )
+    title = blocks.CharBlock(required=False, max_length=120, help_text="Optional short heading.")
+    body = blocks.RichTextBlock(
+        features=RICH_TEXT_FEATURES, help_text="What the reader should note."
+    )
+
+    class Meta:
+        icon = "warning"
+        template = "blocks/callout_block.html"
+
+
+class TableBlock(blocks.StructBlock):
+    caption = blocks.CharBlock(
+        required=False, max_length=200, help_text="Say what the table shows (helps screen readers)."
+    )
+    table = TypedTableBlock(
+        [
+            ("text", blocks.CharBlock()),
+            ("number", blocks.DecimalBlock()),
+            ("rich_text", blocks.RichTextBlock(features=["bold", "italic", "link", "code"])),
+        ],
+        help_text="Add columns, then rows. The first row is the header.",
+    )
+
+    class Meta:
+        icon = "table"
+        template = "blocks/table_block.html"
+
+
+class VideoEmbedBlock(blocks.StructBlock):
+    embed = EmbedBlock(help_text="Paste a link to a video or post (YouTube, Vimeo, …).")
+    caption = blocks.CharBlock(required=False, max_length=200, help_text="Optional line under it.")
+
+    class Meta:
+        icon = "media"
+        template = "blocks/embed_block.html"
+
+
+class BodyBlock(blocks.StreamBlock):
+    heading = HeadingBlock()
+    paragraph = ParagraphBlock()
+    image = FigureBlock()
+    quote = QuoteBlock()
+    code = CodeBlock()
+    callout = CalloutBlock()
+    table = TableBlock()
+    embed = VideoEmbedBlock()

@@ -1,0 +1,96 @@
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
+from django.db import models
+from django.http import Http404
+from wagtail.admin.panels import FieldPanel, MultiFieldPanel
+from wagtail.contrib.settings.models import BaseSiteSetting, register_setting
+from wagtail.models import Page
+
+
+def validate_link(value):
+    """A header link is a path on this site ("/admin/") or an http(s) address, nothing else."""
+    if value.startswith("/") and not value.startswith("//"):
+        return
+    try:
+        URLValidator(schemes=["http", "https"])(value)
+    except ValidationError as error:
+        raise ValidationError(
+            "Enter a path on this site starting with / or a full http:// or https:// address."
+        ) from error
+
+
+class HomePage(Page):
+    """The site root: a short welcome and the newest posts from the blog."""
+
+    heading = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="The large line at the top of the home page. Leave empty to use the title.",
+    )
+    intro = models.TextField(
+        blank=True, help_text="One or two sentences under the heading that say what the site is."
+    )
+
+    content_panels = [*Page.content_panels, FieldPanel("heading"), FieldPanel("intro")]
+
+    max_count = 1
+    parent_page_types = ["wagtailcore.Page"]
+
+    def route(self, request, path_components):
+        # Wagtail only checks the page it lands on; an unpublished ancestor must hide its subtree.
+        if path_components and not self.live:
+            raise Http404
+        return super().route(request, path_components)
+
+    def get_context(self, request, *args, **kwargs):
+        from blog.models import BlogIndexPage, BlogPage
+
+        context = super().get_context(request, *args, **kwargs)
+        context["blog_index"] = BlogIndexPage.objects.live().public().descendant_of(self).first()
+        context["latest_posts"] = BlogPage.objects.readable().newest_first().for_cards()[:3]
+        return context
+
+
+@register_setting(icon="site")
+class SiteSettings(BaseSiteSetting):
+    """What every page's header and footer show. Editors change it under Settings."""
+
+    brand_name = models.CharField(
+        max_length=60, default="cedana", help_text="The name shown at the left of the header."
+    )
+    login_label = models.CharField(
+        max_length=40, default="Login", help_text="The text of the sign-in link in the header."
+    )
+    login_url = models.CharField(
+        max_length=500,
+        validators=[validate_link],
+        blank=True,
+        help_text="Where the sign-in link goes: your product's login page, or /admin/ for editors. "
+        "Leave empty to hide the link.",
+    )
+    cta_label = models.CharField(
+        max_length=40,
+        default="Schedule demo",
+        help_text="The text of the highlighted button at the right of the header.",
+    )
+    cta_url = models.CharField(
+        max_length=500,
+        validators=[validate_link],
+        blank=True,
+        help_text="Where the highlighted button goes. Leave empty to hide the button.",
+    )
+    footer_text = models.TextField(
+        blank=True, help_text="A line or two shown at the bottom of every page."
+    )
+
+    panels = [
+        FieldPanel("brand_name"),
+        MultiFieldPanel(
+            [FieldPanel("login_label"), FieldPanel("login_url")], heading="Sign-in link"
+        ),
+        MultiFieldPanel([FieldPanel("cta_label"), FieldPanel("cta_url")], heading="Call to action"),
+        FieldPanel("footer_text"),
+    ]
+
+    class Meta:
+        verbose_name = "Site header and footer"

@@ -1,0 +1,73 @@
+import functools
+import os
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from wagtail.models import Page, Site
+
+from blog.management.commands import load_demo
+from home.models import HomePage, SiteSettings
+
+from .factories import make_author, make_blog_index, make_topic
+
+
+@pytest.fixture(autouse=True)
+def media_in_tmp(settings, tmp_path_factory):
+    settings.MEDIA_ROOT = str(tmp_path_factory.getbasetemp() / "media")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def memoised_demo_drawings():
+    """Drawing the 13 demo pictures is the slow part of load_demo; draw each once per run."""
+    original_draw, original_generated = load_demo.draw, load_demo.draw_generated
+    load_demo.draw = functools.lru_cache(maxsize=None)(original_draw)
+    load_demo.draw_generated = functools.lru_cache(maxsize=None)(original_generated)
+    yield
+    load_demo.draw, load_demo.draw_generated = original_draw, original_generated
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.get_closest_marker("postgres") and connection.vendor != "postgresql":
+            item.add_marker(pytest.mark.skip(reason="needs PostgreSQL (run with DATABASE_URL)"))
+        if item.get_closest_marker("browser") and not os.path.exists("/usr/bin/chromium"):
+            if os.environ.get("CI") == "true":
+                item.add_marker(
+                    pytest.mark.xfail(reason="chromium missing in CI", strict=True, run=False)
+                )
+            else:
+                item.add_marker(pytest.mark.skip(reason="/usr/bin/chromium is not installed"))
+
+
+@pytest.fixture
+def demo_site(db):
+    """The whole demo site, as `make run` builds it."""
+    call_command("load_demo", stdout=open(os.devnull, "w"))  # noqa: SIM115
+    return Site.objects.get(is_default_site=True)
+
+
+@pytest.fixture
+def home(db):
+    root = Page.get_first_root_node()
+    home = root.add_child(instance=HomePage(title="Home", slug="test-home"))
+    site = Site.objects.filter(is_default_site=True).first()
+    site.root_page = home
+    site.save()
+    SiteSettings.objects.create(site=site, login_url="/admin/", cta_url="https://example.com/demo")
+    return home
+
+
+@pytest.fixture
+def blog(home):
+    return make_blog_index(home)
+
+
+@pytest.fixture
+def author(db):
+    return make_author("Ada Lovelace")
+
+
+@pytest.fixture
+def topic(db):
+    return make_topic("GPU reliability")
