@@ -203,6 +203,8 @@ LOGGING = {
     "loggers": {
         "django.request": {"level": "ERROR"},
         "django.security.DisallowedHost": {"level": "ERROR"},
+        # One line per background task (search index, references) drowns out what matters.
+        "django_tasks": {"level": "WARNING"},
     },
 }
 
