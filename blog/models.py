@@ -28,6 +28,7 @@ from wagtail.query import PageQuerySet
 from wagtail.search import index
 
 from .blocks import BodyBlock
+from .forms import ScheduledPageForm
 
 SUMMARY_MAX_LENGTH = 300
 ALT_TEXT_MAX_LENGTH = 1000
@@ -347,6 +348,7 @@ class BlogPage(Page):
 
     parent_page_types = ["blog.BlogIndexPage"]
     subpage_types = []
+    base_form_class = ScheduledPageForm
 
     def route(self, request, path_components):
         # Between expiry and the scheduler's next pass the post is still flagged live.
@@ -423,3 +425,33 @@ class BlogPage(Page):
         context = super().get_context(request, *args, **kwargs)
         context["related_posts"] = self.related_posts()
         return context
+
+
+class SchedulerHeartbeat(models.Model):
+    """One row the scheduler rewrites on every pass, so the dashboard can tell whether it runs."""
+
+    SINGLETON_PK = 1
+
+    last_started_at = models.DateTimeField(null=True, blank=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+    last_error_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    last_summary = models.CharField(max_length=200, blank=True)
+    interval_seconds = models.FloatField(
+        default=30, help_text="How often the scheduler that wrote this row runs a pass."
+    )
+
+    class Meta:
+        verbose_name = "scheduler heartbeat"
+
+    def __str__(self):
+        return f"Scheduler heartbeat (last success {self.last_success_at or 'never'})"
+
+    @classmethod
+    def current(cls):
+        """The row if the scheduler ever ran, else None; reading it never creates it."""
+        return cls.objects.filter(pk=cls.SINGLETON_PK).first()
+
+    @classmethod
+    def record(cls, **fields):
+        cls.objects.update_or_create(pk=cls.SINGLETON_PK, defaults=fields)

@@ -194,6 +194,8 @@ SCHEDULER_INTERVAL = int(os.environ.get("SCHEDULER_INTERVAL", "30"))
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "blog@localhost")
 WAGTAILADMIN_NOTIFICATION_FROM_EMAIL = DEFAULT_FROM_EMAIL
+# Editors submit posts to the "Editorial review" workflow; reviewers and authors get emails.
+WAGTAIL_WORKFLOW_ENABLED = True
 
 LOGGING = {
     "version": 1,
