@@ -355,6 +355,8 @@ class BlogPage(Page):
         ),
         index.FilterField("featured"),
         index.FilterField("first_published_at"),
+        # readable() filters on it, and search runs over readable().
+        index.FilterField("expire_at"),
     ]
 
     content_panels = [
