@@ -128,7 +128,9 @@ def test_full_text_feeds_carry_the_body_with_absolute_links(client, settings, bl
         "Linked",
         authors=[author],
         topics=[topic],
-        body=[{"type": "paragraph", "value": '<p>See <a href="/blog/other/">the other post</a>.</p>'}],
+        body=[
+            {"type": "paragraph", "value": '<p>See <a href="/blog/other/">the other post</a>.</p>'}
+        ],
     )
     item = rss_items(client.get("/blog/feed/"))[0]
     assert 'href="http://testserver/blog/other/"' in item.findtext(f"{CONTENT}encoded")
