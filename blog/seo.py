@@ -178,7 +178,7 @@ def blog_index_meta(blog, request, *, topic, page, featured):
 def generic_meta(request, page=None):
     """For pages that build nothing of their own (the home page, search, errors)."""
     if page is None:
-        return PageMeta(title="", canonical=request.build_absolute_uri(request.path))
+        return PageMeta(title="")
     description = page.search_description or getattr(page, "intro", "")
     return PageMeta(
         title=page.seo_title or page.title,
