@@ -6,6 +6,8 @@ from email.utils import parsedate_to_datetime
 import pytest
 from bs4 import BeautifulSoup
 from defusedxml import ElementTree
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -219,3 +221,18 @@ def test_feed_links_in_the_head_lead_to_working_feeds(client, two_posts, topic):
     for link in soup.select("head link[rel=alternate]"):
         path = link["href"].removeprefix("http://localhost")
         assert client.get(path).status_code == 200, path
+
+
+@pytest.mark.parametrize("url", ["/blog/feed/", "/blog/atom/", "/blog/topic/gpu-reliability/feed/"])
+def test_a_longer_feed_costs_no_extra_queries(client, blog, author, topic, url):
+    def queries_for_feed():
+        client.get(url)  # the first reader makes the renditions
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        return len(queries)
+
+    publish_posts(blog, 2, authors=[author], topics=[topic])
+    few = queries_for_feed()
+    for n in range(4):
+        publish_post(blog, f"Another post {n}", authors=[author], topics=[topic])
+    assert queries_for_feed() == few
