@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.core.validators import MaxLengthValidator, MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Max, Prefetch, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -28,11 +28,14 @@ from wagtail.query import PageQuerySet
 from wagtail.search import index
 
 from .blocks import BodyBlock
+from .feeds import BlogAtom, BlogFeed
 from .forms import ScheduledPageForm
+from .seo import blog_index_meta, post_meta
 
 SUMMARY_MAX_LENGTH = 300
 ALT_TEXT_MAX_LENGTH = 1000
 WORDS_PER_MINUTE = 230
+RESERVED_POST_SLUGS = {"feed", "atom", "topic"}
 
 
 class Topic(index.Indexed, models.Model):
@@ -226,6 +229,13 @@ class BlogIndexPage(RoutablePageMixin, Page):
             "total_posts": total_posts,
             "listing_total": listing_total,
             "shown_count": len(page.object_list),
+            "meta": blog_index_meta(
+                self,
+                request,
+                topic=topic,
+                page=page,
+                featured=featured if page.number == 1 else None,
+            ),
         }
 
     @path("")
@@ -239,6 +249,41 @@ class BlogIndexPage(RoutablePageMixin, Page):
 
     def topic_url(self, topic):
         return self.url + self.reverse_subpage("topic_posts", kwargs={"slug": topic.slug})
+
+    @path("feed/")
+    def rss_feed(self, request):
+        return BlogFeed(self)(request)
+
+    @path("atom/")
+    def atom_feed(self, request):
+        return BlogAtom(self)(request)
+
+    @path("topic/<slug:slug>/feed/")
+    def topic_rss_feed(self, request, slug):
+        return BlogFeed(self, get_object_or_404(Topic, slug=slug))(request)
+
+    @path("topic/<slug:slug>/atom/")
+    def topic_atom_feed(self, request, slug):
+        return BlogAtom(self, get_object_or_404(Topic, slug=slug))(request)
+
+    def get_sitemap_urls(self, request=None):
+        """The blog, then each topic page that lists at least one post."""
+        topics = (
+            Topic.objects.filter(post_links__page__in=self.posts().values("pk"))
+            .annotate(lastmod=Max("post_links__page__last_published_at"))
+            .order_by("name")
+        )
+        base = self.get_full_url(request)
+        return [
+            *super().get_sitemap_urls(request),
+            *(
+                {
+                    "location": base + self.reverse_subpage("topic_posts", kwargs={"slug": t.slug}),
+                    "lastmod": t.lastmod,
+                }
+                for t in topics
+            ),
+        ]
 
 
 class BlogPageAuthor(Orderable):
@@ -311,6 +356,8 @@ class BlogPage(Page):
         ),
         index.FilterField("featured"),
         index.FilterField("first_published_at"),
+        # readable() filters on it, and search runs over readable().
+        index.FilterField("expire_at"),
     ]
 
     content_panels = [
@@ -394,6 +441,11 @@ class BlogPage(Page):
 
     def clean(self):
         super().clean()
+        if self.slug in RESERVED_POST_SLUGS:
+            # The blog's own addresses (/blog/feed/, /blog/topic/…) would hide the post.
+            raise ValidationError(
+                {"slug": f"“{self.slug}” is used by the blog itself; choose another slug."}
+            )
         if self.hero_image_id and not (self.hero_alt or "").strip():
             raise ValidationError(
                 {"hero_alt": "Describe the hero image for readers who can't see it."}
@@ -421,9 +473,16 @@ class BlogPage(Page):
             .for_cards()[:limit]
         )
 
+    def get_sitemap_urls(self, request=None):
+        # Between expiry and the scheduler's next pass the post is still flagged live.
+        if self.expire_at and self.expire_at <= timezone.now():
+            return []
+        return super().get_sitemap_urls(request)
+
     def get_context(self, request, *args, **kwargs):
         context = super().get_context(request, *args, **kwargs)
         context["related_posts"] = self.related_posts()
+        context["meta"] = post_meta(self, request)
         return context
 
 

@@ -8,6 +8,7 @@ urlpatterns = [
     path("admin/", include(wagtailadmin_urls)),
     path("documents/", include(wagtaildocs_urls)),
     path("search/", include("search.urls")),
+    path("", include("blog.urls")),
 ]
 
 if settings.DEBUG:

@@ -2,6 +2,7 @@ import functools
 import os
 
 import pytest
+from django.core.cache import caches
 from django.core.management import call_command
 from django.db import connection
 from wagtail.models import Page, Site
@@ -15,6 +16,14 @@ from .factories import make_author, make_blog_index, make_topic
 @pytest.fixture(autouse=True)
 def media_in_tmp(settings, tmp_path_factory):
     settings.MEDIA_ROOT = str(tmp_path_factory.getbasetemp() / "media")
+
+
+@pytest.fixture(autouse=True)
+def empty_caches():
+    """Test databases reuse ids, so a rendition cached by an earlier test would point at a file
+    that is gone."""
+    for cache in caches.all():
+        cache.clear()
 
 
 @pytest.fixture(autouse=True, scope="session")

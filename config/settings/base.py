@@ -191,6 +191,10 @@ WAGTAILEMBEDS_RESPONSIVE_HTML = True
 # The scheduler (blog's run_scheduler command) wakes this often, in seconds.
 SCHEDULER_INTERVAL = int(os.environ.get("SCHEDULER_INTERVAL", "30"))
 
+# Feeds: how many posts they carry, and whether each item holds the whole post or its summary.
+BLOG_FEED_ITEMS = int(os.environ.get("BLOG_FEED_ITEMS", "20"))
+BLOG_FEED_FULL_TEXT = env_bool("BLOG_FEED_FULL_TEXT", False)
+
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "blog@localhost")
 WAGTAILADMIN_NOTIFICATION_FROM_EMAIL = DEFAULT_FROM_EMAIL

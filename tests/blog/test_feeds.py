@@ -1,0 +1,238 @@
+"""A reader subscribes to the blog, or to one topic, in a feed reader."""
+
+from datetime import timedelta
+from email.utils import parsedate_to_datetime
+
+import pytest
+from bs4 import BeautifulSoup
+from defusedxml import ElementTree
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from tests.factories import draft_post, make_author, make_topic, publish_post, publish_posts
+
+pytestmark = pytest.mark.django_db
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+DC = "{http://purl.org/dc/elements/1.1/}"
+CONTENT = "{http://purl.org/rss/1.0/modules/content/}"
+
+
+def rss_items(response):
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/rss+xml")
+    return ElementTree.fromstring(response.content).find("channel").findall("item")
+
+
+def atom_entries(response):
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/atom+xml")
+    return ElementTree.fromstring(response.content).findall(f"{ATOM}entry")
+
+
+@pytest.fixture
+def two_posts(blog, author, topic):
+    now = timezone.now()
+    older = publish_post(
+        blog,
+        "Older post",
+        authors=[author, make_author("Grace Hopper")],
+        topics=[topic],
+        published_at=now - timedelta(days=3),
+    )
+    newer = publish_post(
+        blog,
+        "Newer post",
+        authors=[author],
+        topics=[topic, make_topic("Checkpointing")],
+        published_at=now - timedelta(days=1),
+    )
+    return newer, older
+
+
+def test_the_rss_feed_lists_posts_newest_first_with_everything_a_reader_needs(
+    client, two_posts, topic
+):
+    newer, older = two_posts
+    items = rss_items(client.get("/blog/feed/"))
+    assert [item.findtext("title") for item in items] == ["Newer post", "Older post"]
+
+    first = items[0]
+    assert first.findtext("link") == newer.get_full_url()
+    assert first.findtext("description") == newer.summary
+    assert [c.text for c in first.findall("category")] == ["GPU reliability", "Checkpointing"]
+    assert [c.text for c in items[1].findall(f"{DC}creator")] == ["Ada Lovelace", "Grace Hopper"]
+    published = parsedate_to_datetime(first.findtext("pubDate"))
+    assert abs(published - newer.first_published_at) < timedelta(seconds=1)
+
+    enclosure = first.find("enclosure")
+    assert enclosure.get("url").startswith("http://testserver/media/images/")
+    assert enclosure.get("type") == "image/png"
+    assert int(enclosure.get("length")) > 0
+    assert client.get(enclosure.get("url").removeprefix("http://testserver")).status_code in {
+        200,
+        404,  # media is served by the web server in production, not by Django
+    }
+
+
+def test_the_atom_feed_carries_authors_dates_topics_and_the_hero_image(client, two_posts):
+    newer, older = two_posts
+    entries = atom_entries(client.get("/blog/atom/"))
+    assert [e.findtext(f"{ATOM}title") for e in entries] == ["Newer post", "Older post"]
+
+    entry = entries[1]
+    assert entry.find(f"{ATOM}link[@rel='alternate']").get("href") == older.get_full_url()
+    assert [a.findtext(f"{ATOM}name") for a in entry.findall(f"{ATOM}author")] == [
+        "Ada Lovelace",
+        "Grace Hopper",
+    ]
+    assert entry.findtext(f"{ATOM}summary") == older.summary
+    assert parse_datetime(entry.findtext(f"{ATOM}published")) == older.first_published_at
+    assert parse_datetime(entry.findtext(f"{ATOM}updated")) == older.last_published_at
+    assert [c.get("term") for c in entry.findall(f"{ATOM}category")] == ["GPU reliability"]
+    enclosure = entry.find(f"{ATOM}link[@rel='enclosure']")
+    assert enclosure.get("href").startswith("http://testserver/media/images/")
+    assert enclosure.get("href").endswith(".png")
+    assert int(enclosure.get("length")) > 0
+
+
+def test_a_topic_feed_holds_only_that_topics_posts(client, two_posts):
+    newer, _ = two_posts
+    rss = rss_items(client.get("/blog/topic/checkpointing/feed/"))
+    assert [item.findtext("title") for item in rss] == ["Newer post"]
+    atom = atom_entries(client.get("/blog/topic/checkpointing/atom/"))
+    assert [e.findtext(f"{ATOM}title") for e in atom] == ["Newer post"]
+    channel = ElementTree.fromstring(client.get("/blog/topic/checkpointing/feed/").content)
+    assert channel.find("channel").findtext("title") == "Blog: Checkpointing · cedana"
+    self_link = channel.find(f"channel/{ATOM}link[@rel='self']").get("href")
+    assert self_link.endswith("/blog/topic/checkpointing/feed/")
+
+
+def test_feeds_stop_at_the_configured_number_of_posts(client, settings, blog, author, topic):
+    settings.BLOG_FEED_ITEMS = 4
+    publish_posts(blog, 6, authors=[author], topics=[topic])
+    items = rss_items(client.get("/blog/feed/"))
+    assert [item.findtext("title") for item in items] == [f"Post {n:03d}" for n in range(4)]
+
+
+def test_the_default_feed_has_the_summary_and_not_the_whole_post(client, two_posts):
+    item = rss_items(client.get("/blog/feed/"))[0]
+    assert item.find(f"{CONTENT}encoded") is None
+    assert "Body of" not in client.get("/blog/atom/").content.decode()
+
+
+def test_full_text_feeds_carry_the_body_with_absolute_links(client, settings, blog, author, topic):
+    settings.BLOG_FEED_FULL_TEXT = True
+    publish_post(
+        blog,
+        "Linked",
+        authors=[author],
+        topics=[topic],
+        body=[
+            {"type": "paragraph", "value": '<p>See <a href="/blog/other/">the other post</a>.</p>'}
+        ],
+    )
+    item = rss_items(client.get("/blog/feed/"))[0]
+    assert 'href="http://testserver/blog/other/"' in item.findtext(f"{CONTENT}encoded")
+    entry = atom_entries(client.get("/blog/atom/"))[0]
+    content = entry.find(f"{ATOM}content")
+    assert content.get("type") == "html"
+    assert "the other post" in content.text
+
+
+def test_drafts_and_scheduled_posts_stay_out_of_the_feeds(client, blog, author, topic):
+    publish_post(blog, "Published", authors=[author], topics=[topic])
+    draft_post(blog, "Draft", authors=[author], topics=[topic])
+    scheduled = draft_post(
+        blog,
+        "Scheduled",
+        authors=[author],
+        topics=[topic],
+        go_live_at=timezone.now() + timedelta(days=2),
+    )
+    scheduled.get_latest_revision().publish()
+    for url in ["/blog/feed/", "/blog/atom/", f"/blog/topic/{topic.slug}/feed/"]:
+        body = client.get(url).content.decode()
+        assert "Published" in body
+        assert "Draft" not in body
+        assert "Scheduled" not in body
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/blog/feed/?page=abc",
+        "/blog/feed/?page=2",
+        "/blog/atom/?page=-1&format=json",
+        "/blog/topic/gpu-reliability/feed/?page=%00",
+    ],
+)
+def test_feeds_ignore_query_parameters(client, two_posts, url):
+    response = client.get(url)
+    assert response.status_code == 200
+    assert len(ElementTree.fromstring(response.content)) > 0
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/blog/feed/extra/",
+        "/blog/atom/extra/",
+        "/blog/topic/%00/feed/",
+        "/blog/topic/nope/feed/",
+        "/blog/topic/nope/atom/",
+        "/blog/topic/feed/",
+        "/blog/topic/" + "x" * 300 + "/atom/",
+        "/blog/feed/%ff/",
+    ],
+)
+def test_odd_feed_addresses_are_not_found(client, two_posts, url):
+    response = client.get(url)
+    assert response.status_code == 404
+    assert b"couldn't find that page" in response.content
+
+
+def test_index_topic_and_post_pages_announce_their_feeds(client, two_posts, topic):
+    newer, _ = two_posts
+
+    def alternates(url):
+        soup = BeautifulSoup(client.get(url).content, "html.parser")
+        return {
+            (link["type"], link["href"].removeprefix("http://localhost"))
+            for link in soup.select("head link[rel=alternate]")
+        }
+
+    blog_feeds = {
+        ("application/rss+xml", "/blog/feed/"),
+        ("application/atom+xml", "/blog/atom/"),
+    }
+    assert alternates("/blog/") == blog_feeds
+    assert alternates(newer.url) == blog_feeds
+    assert alternates(f"/blog/topic/{topic.slug}/") == blog_feeds | {
+        ("application/rss+xml", f"/blog/topic/{topic.slug}/feed/"),
+        ("application/atom+xml", f"/blog/topic/{topic.slug}/atom/"),
+    }
+
+
+def test_feed_links_in_the_head_lead_to_working_feeds(client, two_posts, topic):
+    soup = BeautifulSoup(client.get(f"/blog/topic/{topic.slug}/").content, "html.parser")
+    for link in soup.select("head link[rel=alternate]"):
+        path = link["href"].removeprefix("http://localhost")
+        assert client.get(path).status_code == 200, path
+
+
+@pytest.mark.parametrize("url", ["/blog/feed/", "/blog/atom/", "/blog/topic/gpu-reliability/feed/"])
+def test_a_longer_feed_costs_no_extra_queries(client, blog, author, topic, url):
+    def queries_for_feed():
+        client.get(url)  # the first reader makes the renditions
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        return len(queries)
+
+    publish_posts(blog, 2, authors=[author], topics=[topic])
+    few = queries_for_feed()
+    for n in range(4):
+        publish_post(blog, f"Another post {n}", authors=[author], topics=[topic])
+    assert queries_for_feed() == few
