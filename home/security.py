@@ -1,5 +1,4 @@
-"""Request-level hardening: the client address every throttle trusts, the admin's CSP, headers
-on static files and the rate-limited password reset."""
+"""Request-level hardening: the client address every throttle trusts, the admin's CSP and the rate-limited password reset."""
 
 from csp.middleware import CSPMiddleware
 from django.conf import settings
@@ -32,17 +31,20 @@ def client_ip(request):
 class ContentSecurityPolicyMiddleware(CSPMiddleware):
     """django-csp, with the looser ADMIN_CONTENT_SECURITY_POLICY for the Wagtail admin."""
 
+    def process_response(self, request, response):
+        # Wagtail renders a preview through the middleware again with a dummy request for the
+        # page's own URL; the reader policy set there (frame-ancestors 'none') would stop the
+        # admin framing its preview. The real admin request sets the admin policy instead.
+        if getattr(request, "is_dummy", False):
+            return response
+        return super().process_response(request, response)
+
     def get_policy_parts(self, request, response, report_only=False):
         parts = super().get_policy_parts(request, response, report_only)
         is_admin = request.path_info.startswith(settings.ADMIN_URL_PREFIX)
         if is_admin and not report_only and parts.config is None:
             parts.config = settings.ADMIN_CONTENT_SECURITY_POLICY
         return parts
-
-
-def add_static_headers(headers, path, url):
-    # Whitenoise answers before the clickjacking middleware runs.
-    headers["X-Frame-Options"] = "DENY"
 
 
 def _email_key(group, request):

@@ -234,8 +234,14 @@ X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 # Load balancers probe these over plain HTTP inside the private network.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+
+
 # Static files (served by whitenoise, outside the clickjacking middleware) must not be framed.
-WHITENOISE_ADD_HEADERS_FUNCTION = "home.security.add_static_headers"
+def add_static_headers(headers, path, url):
+    headers["X-Frame-Options"] = "DENY"
+
+
+WHITENOISE_ADD_HEADERS_FUNCTION = add_static_headers
 
 # Reader pages: scripts only from this site or with the per-request nonce, never inline.
 CONTENT_SECURITY_POLICY = {
