@@ -310,6 +310,8 @@ class BlogPage(Page):
         ),
         index.FilterField("featured"),
         index.FilterField("first_published_at"),
+        # readable() filters on expiry; search needs it declared to apply that filter.
+        index.FilterField("expire_at"),
     ]
 
     content_panels = [
