@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tests.factories import publish_post
 
 FUZZ = settings(
-    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "500")),
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "300")),
     deadline=1000,
     database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
