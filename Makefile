@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/cedana_blog
 PYTEST_ARGS ?=
 
-.PHONY: help install run serve test lint format lock bench clean
+.PHONY: help install run serve test lint format lock bench clean audit
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -28,11 +28,15 @@ run: install ## install, migrate, load the demo content and serve http://127.0.0
 
 test: install ## run lint, Django checks, migrations check and every test with coverage
 	bash .ci/services.sh
+	VENV=$(VENV) bash .ci/audit.sh
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) manage.py check
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) manage.py makemigrations --check --dry-run
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest --cov --cov-report=term $(PYTEST_ARGS)
+
+audit: install ## check the locked dependencies for known vulnerabilities (pip-audit)
+	VENV=$(VENV) bash .ci/audit.sh
 
 lint: install ## ruff lint and format check
 	$(VENV)/bin/ruff check .

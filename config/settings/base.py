@@ -2,9 +2,11 @@
 the environment, so the same code runs on a laptop, in CI and in production."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -57,10 +59,14 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.sitemaps",
     "django.contrib.postgres",
+    "csp",
+    "axes",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before whitenoise, so static files carry the policy too.
+    "home.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -69,6 +75,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "wagtail.contrib.redirects.middleware.RedirectMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -220,3 +228,91 @@ def require_env(name):
     if not value:
         raise ImproperlyConfigured(f"{name} must be set in the environment for this deployment.")
     return value
+
+
+# --- Security hardening: headers, CSP, sign-in throttling, uploads -----------------------------
+# HTTPS-only settings (HSTS, secure cookies, SSL redirect) live in production.py; what follows
+# holds in every environment.
+
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# Wagtail's preview views override this with SAMEORIGIN so the editor's preview panel works.
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+# Load balancers probe these over plain HTTP inside the private network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+
+
+# Static files (served by whitenoise, outside the clickjacking middleware) must not be framed.
+def add_static_headers(headers, path, url):
+    headers["X-Frame-Options"] = "DENY"
+
+
+WHITENOISE_ADD_HEADERS_FUNCTION = add_static_headers
+
+# Reader pages: scripts only from this site or with the per-request nonce, never inline.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        # Wagtail's responsive embeds size their wrapper with a style attribute; styles cannot
+        # run script, so attributes are allowed while <style> elements stay blocked.
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        # Editors embed videos from any https provider through the embed block.
+        "frame-src": ["https:"],
+        "frame-ancestors": [NONE],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+    }
+}
+# The Wagtail admin (and the preview it frames) runs inline widget scripts and styles, so it gets
+# its own enforced policy: inline code allowed, but no plugins, no foreign forms or base URLs,
+# framing only by the admin itself. home.security.ContentSecurityPolicyMiddleware picks it.
+ADMIN_URL_PREFIX = "/admin/"
+ADMIN_CONTENT_SECURITY_POLICY = {
+    "default-src": [SELF],
+    "script-src": [SELF, UNSAFE_INLINE],
+    "style-src": [SELF, UNSAFE_INLINE],
+    # Embed and image choosers show thumbnails from video providers.
+    "img-src": [SELF, "data:", "blob:", "https:"],
+    "font-src": [SELF, "data:"],
+    # The dashboard asks wagtail.org whether a newer release exists.
+    "connect-src": [SELF, "https://releases.wagtail.org"],
+    "frame-src": [SELF, "https:"],
+    "frame-ancestors": [SELF],
+    "object-src": [NONE],
+    "base-uri": [SELF],
+    "form-action": [SELF],
+}
+
+# Sign-in throttling (django-axes): 5 failures lock that username from that address for 15
+# minutes; the lock lives in the database, so it survives restarts and is shared by workers.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "security/lockout.html"
+AXES_HTTP_RESPONSE_CODE = 429
+# Only REMOTE_ADDR counts, or the address the last TRUSTED_PROXY_COUNT proxies saw: a client
+# cannot pick its own address by sending X-Forwarded-For.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+AXES_CLIENT_IP_CALLABLE = "home.security.client_ip"
+
+# Password reset e-mails: per client address and per e-mail address (django-ratelimit).
+PASSWORD_RESET_RATE_PER_IP = os.environ.get("PASSWORD_RESET_RATE_PER_IP", "20/h")
+PASSWORD_RESET_RATE_PER_EMAIL = os.environ.get("PASSWORD_RESET_RATE_PER_EMAIL", "5/h")
+RATELIMIT_IP_META_KEY = "home.security.client_ip"
+
+# Uploads: raster images only (SVG can carry script), documents always downloaded.
+WAGTAILIMAGES_EXTENSIONS = ["gif", "jpg", "jpeg", "png", "webp", "avif"]
+WAGTAILDOCS_SERVE_METHOD = "serve_view"

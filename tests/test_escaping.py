@@ -1,0 +1,153 @@
+"""An editor's text is shown, never run: a script-shaped payload typed into every field an
+editor fills in comes out inert on every page that shows it.
+
+SURFACES lists those pages. Whoever adds a page that shows editor text (feeds, sitemap,
+JSON-LD, meta tags …) adds it there."""
+
+import json
+
+import pytest
+from bs4 import BeautifulSoup
+from wagtail.admin.rich_text.converters.contentstate import ContentstateConverter
+
+from blog.blocks import RICH_TEXT_FEATURES
+from tests.factories import make_author, make_image, make_topic, publish_post
+
+PAYLOAD = "<script>alert(1)</script>\"'><img src=x onerror=alert(1)>"
+LINK_TEXT = "read the runbook"
+
+
+def typed_rich_text(text):
+    """Rich text as the admin's editor saves it: the typed text, then a link to javascript:."""
+    contentstate = {
+        "blocks": [
+            {
+                "key": "k1",
+                "type": "unstyled",
+                "depth": 0,
+                "text": f"{text} {LINK_TEXT}",
+                "inlineStyleRanges": [],
+                "entityRanges": [{"offset": len(text) + 1, "length": len(LINK_TEXT), "key": 0}],
+                "data": {},
+            }
+        ],
+        "entityMap": {
+            "0": {"type": "LINK", "mutability": "MUTABLE", "data": {"url": "javascript:alert(1)"}}
+        },
+    }
+    converter = ContentstateConverter(features=RICH_TEXT_FEATURES)
+    return converter.to_database_format(json.dumps(contentstate))
+
+
+def body_with_payload_everywhere():
+    figure = make_image("Figure")
+    return [
+        {"type": "heading", "value": {"text": PAYLOAD, "anchor": ""}},
+        {"type": "paragraph", "value": typed_rich_text(PAYLOAD)},
+        {"type": "image", "value": {"image": figure.pk, "alt_text": PAYLOAD, "caption": PAYLOAD}},
+        {"type": "quote", "value": {"quote": PAYLOAD, "attribution": PAYLOAD}},
+        {"type": "code", "value": {"language": "python", "code": PAYLOAD, "caption": PAYLOAD}},
+        {
+            "type": "callout",
+            "value": {"kind": "note", "title": PAYLOAD, "body": typed_rich_text(PAYLOAD)},
+        },
+        {
+            "type": "table",
+            "value": {
+                "caption": PAYLOAD,
+                "table": {
+                    "caption": "",
+                    "columns": [
+                        {"type": "text", "heading": PAYLOAD},
+                        {"type": "rich_text", "heading": PAYLOAD},
+                    ],
+                    # A CharBlock cell has no template of its own (CVE-2021-32681).
+                    "rows": [{"values": [PAYLOAD, typed_rich_text(PAYLOAD)]}],
+                },
+            },
+        },
+    ]
+
+
+@pytest.fixture
+def hostile_post(blog):
+    topic = make_topic(PAYLOAD, slug="hostile-topic", description=PAYLOAD)
+    author = make_author(PAYLOAD, slug="hostile-author", role=PAYLOAD, bio=PAYLOAD)
+    post = publish_post(
+        blog,
+        f"{PAYLOAD} GPU cooling",
+        slug="hostile-post",
+        summary=PAYLOAD,
+        hero_alt=PAYLOAD,
+        authors=[author],
+        topics=[topic],
+        body=body_with_payload_everywhere(),
+    )
+    # A second post in the topic, so the hostile one also shows as a related-post card.
+    publish_post(blog, "Rack airflow", authors=[author], topics=[topic])
+    return {"post": post, "blog": blog, "topic": topic}
+
+
+# (name, who looks, address built from the fixture's objects)
+SURFACES = [
+    ("home page cards", "reader", lambda objs: "/"),
+    ("blog index and its cards", "reader", lambda objs: objs["blog"].url),
+    ("topic page", "reader", lambda objs: f"{objs['blog'].url}topic/{objs['topic'].slug}/"),
+    ("post page", "reader", lambda objs: objs["post"].url),
+    ("search results", "reader", lambda objs: "/search/?q=cooling"),
+    ("search for the payload itself", "reader", lambda objs: "/search/?q=" + PAYLOAD),
+    ("admin page explorer", "editor", lambda objs: f"/admin/pages/{objs['blog'].pk}/"),
+    ("admin page edit view", "editor", lambda objs: f"/admin/pages/{objs['post'].pk}/edit/"),
+    # Topic and Author get their admin listings with the admin work (blog/wagtail_hooks.py);
+    # add their listing and edit addresses here when they land.
+]
+
+DATA_SCRIPT_TYPES = {"application/json", "application/ld+json", "text/template"}
+URL_ATTRIBUTES = {"href", "src", "action", "formaction", "xlink:href"}
+
+
+def assert_inert(html):
+    assert "<script>alert(1)" not in html
+    soup = BeautifulSoup(html, "html.parser")
+    for tag in soup.find_all(True):
+        for attribute, value in tag.attrs.items():
+            value = " ".join(value) if isinstance(value, list) else value
+            assert not (attribute.startswith("on") and "alert(1)" in value), tag
+            if attribute in URL_ATTRIBUTES:
+                assert not "".join(value.split()).lower().startswith("javascript:"), tag
+        if tag.name == "img":
+            assert tag.get("src") != "x", tag
+        if tag.name == "script" and tag.get("type", "").lower() not in DATA_SCRIPT_TYPES:
+            assert "alert(1)" not in tag.get_text(), tag
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("name", "viewer", "address"), SURFACES, ids=[s[0] for s in SURFACES])
+def test_the_payload_is_shown_inert(name, viewer, address, hostile_post, client, admin_client):
+    response = (admin_client if viewer == "editor" else client).get(address(hostile_post))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html or "alert(1)" in html, (
+        f"{name} does not show the editor's text at all, so this check proves nothing"
+    )
+    assert_inert(html)
+
+
+@pytest.mark.django_db
+def test_the_post_page_shows_every_field_as_text(hostile_post, client):
+    """Each field's payload arrives as visible text, not swallowed and not as markup."""
+    html = client.get(hostile_post["post"].url).content.decode()
+    soup = BeautifulSoup(html, "html.parser")
+    text = soup.get_text()
+    # Title, summary, author, topic chip, heading, paragraph, quote, attribution, code,
+    # its caption, callout title and body, table caption, headings and cells, figure caption.
+    assert text.count(PAYLOAD) >= 15
+    assert soup.find("a", string=LINK_TEXT) is not None
+    assert all(not a.get("href", "").startswith("javascript") for a in soup.find_all("a"))
+
+
+def test_the_project_uses_the_typed_table_block_not_the_one_with_cell_classes(settings):
+    # CVE-2026-28222 lets a TableBlock cell's class attribute carry script; TypedTableBlock
+    # has no per-cell attributes, and contrib.table_block is not installed.
+    assert "wagtail.contrib.table_block" not in settings.INSTALLED_APPS
+    assert "wagtail.contrib.typed_table_block" in settings.INSTALLED_APPS
