@@ -6,4 +6,5 @@ class BlogConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from . import signals  # noqa: F401
+        # Scheduling and page-cache signal handlers (and the cache's serve hook) register on import.
+        from . import cache, signals  # noqa: F401

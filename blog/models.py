@@ -5,7 +5,19 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.core.validators import MaxLengthValidator, MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Count, Max, Prefetch, Q
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    Func,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    Subquery,
+    When,
+    prefetch_related_objects,
+)
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -23,7 +35,7 @@ from wagtail.admin.panels import (
 )
 from wagtail.contrib.routable_page.models import RoutablePageMixin, path
 from wagtail.fields import StreamField
-from wagtail.models import Orderable, Page, PageManager
+from wagtail.models import Orderable, Page, PageManager, PageViewRestriction
 from wagtail.query import PageQuerySet
 from wagtail.search import index
 
@@ -105,37 +117,68 @@ class Author(index.Indexed, models.Model):
 class BlogPageQuerySet(PageQuerySet):
     def readable(self):
         """Posts a reader may see: live, public, not past expiry, under published pages only."""
-        now = timezone.now()
-        posts = self.live().public().filter(Q(expire_at__isnull=True) | Q(expire_at__gt=now))
-        # Wagtail's live() says nothing about ancestors; an unpublished index hides its posts.
-        hidden_branches = (
-            Page.objects.not_live().filter(numchild__gt=0).values_list("path", flat=True)
+        # Wagtail's live() says nothing about ancestors: an unpublished index hides its posts,
+        # and a restricted page hides itself and everything below it. One query finds both.
+        blocked = (
+            Page.objects.filter(Q(live=False, numchild__gt=0) | Q(view_restrictions__isnull=False))
+            .values_list("path", flat=True)
+            .distinct()
         )
-        for branch in hidden_branches:
+        posts = self.not_expired()
+        for branch in blocked:
             posts = posts.exclude(path__startswith=branch)
         return posts
+
+    def not_expired(self):
+        now = timezone.now()
+        return self.live().filter(Q(expire_at__isnull=True) | Q(expire_at__gt=now))
+
+    def readable_below(self, page):
+        """readable() for the children of a page being served: Wagtail's routing has already
+        checked the page and its ancestors, so only the posts' own restrictions remain and the
+        check costs no query of its own."""
+        own_restriction = PageViewRestriction.objects.filter(page=OuterRef("pk"))
+        return self.child_of(page).not_expired().exclude(Exists(own_restriction))
 
     def newest_first(self):
         return self.order_by("-first_published_at", "-pk")
 
     def for_cards(self):
         """Everything a post card shows, fetched in a fixed number of queries."""
-        return self.select_related("hero_image").prefetch_related(
-            Prefetch(
-                "author_links",
-                queryset=BlogPageAuthor.objects.select_related("author").order_by("sort_order"),
-            ),
-            Prefetch(
-                "topic_links",
-                queryset=BlogPageTopic.objects.select_related("topic").order_by("sort_order"),
-            ),
-        )
+        return self.select_related("hero_image").prefetch_related(*card_prefetches())
+
+
+def card_prefetches():
+    return [
+        Prefetch(
+            "author_links",
+            queryset=BlogPageAuthor.objects.select_related("author").order_by("sort_order"),
+        ),
+        Prefetch(
+            "topic_links",
+            queryset=BlogPageTopic.objects.select_related("topic").order_by("sort_order"),
+        ),
+    ]
 
 
 BlogPageManager = PageManager.from_queryset(BlogPageQuerySet)
 
 
-class BlogIndexPage(RoutablePageMixin, Page):
+class OneQueryRestrictionsMixin:
+    """Wagtail checks view restrictions on every page it serves, in two queries (ancestors,
+    then restrictions). The ancestors' paths are prefixes of the page's own path, so one
+    query does: restrictions on this page or an ancestor, or on the page one of them is an
+    alias of (an alias has no restrictions of its own and follows its source's)."""
+
+    def get_view_restrictions(self):
+        steps = range(self.steplen, len(self.path) + 1, self.steplen)
+        paths = [self.path[:end] for end in steps]
+        return PageViewRestriction.objects.filter(
+            Q(page__path__in=paths) | Q(page__aliases__path__in=paths)
+        ).distinct()
+
+
+class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
     """The blog's front page: hero, featured post, topic filter and the post grid."""
 
     title_line = models.CharField(
@@ -186,23 +229,48 @@ class BlogIndexPage(RoutablePageMixin, Page):
         # Wagtail only checks the page it lands on; an unpublished index must hide its posts.
         if path_components and not self.live:
             raise Http404
+        if len(path_components) == 1 and not self.is_own_route(path_components[0]):
+            # A post, fetched as itself in one query: Wagtail's own lookup fetches the base
+            # page and then the post.
+            post = BlogPage.objects.child_of(self).filter(slug=path_components[0])
+            post = post.select_related("hero_image").first()
+            if post is not None:
+                post._cached_parent_obj = self
+                return post.route(request, [])
         return super().route(request, path_components)
 
+    def is_own_route(self, component):
+        try:
+            self.resolve_subpage(f"/{component}/")
+        except Http404:
+            return False
+        return True
+
     def posts(self):
-        return BlogPage.objects.child_of(self).readable().newest_first()
+        return BlogPage.objects.readable_below(self).newest_first()
 
     def featured(self, posts):
         """The pinned post if readers can see it, else the newest live featured post."""
-        if self.featured_post_id:
-            pinned = posts.filter(pk=self.featured_post_id).for_cards().first()
-            if pinned:
-                return pinned
-        return posts.filter(featured=True).for_cards().first()
+        if not self.featured_post_id:
+            return posts.filter(featured=True).select_related("hero_image").first()
+        pinned_first = Case(When(pk=self.featured_post_id, then=0), default=1)
+        return (
+            posts.filter(Q(pk=self.featured_post_id) | Q(featured=True))
+            .order_by(pinned_first, "-first_published_at", "-pk")
+            .select_related("hero_image")
+            .first()
+        )
 
     def topics_with_counts(self, posts):
+        """Topics with their number of readable posts; each row also carries the number of all
+        readable posts, which the "All posts" chip shows, so that needs no query of its own."""
+        count_all = posts.order_by().annotate(n=Func("pk", function="COUNT")).values("n")
         return (
             Topic.objects.filter(post_links__page__in=posts.values("pk"))
-            .annotate(post_count=Count("post_links__page", distinct=True))
+            .annotate(
+                post_count=Count("post_links__page", distinct=True),
+                total_posts=Subquery(count_all),
+            )
             .order_by("name")
         )
 
@@ -217,14 +285,28 @@ class BlogIndexPage(RoutablePageMixin, Page):
         else:
             listed = listed.filter(topic_links__topic=topic).distinct()
 
-        page = Paginator(listed.for_cards(), self.posts_per_page).get_page(request.GET.get("page"))
-        total_posts = all_posts.count()
+        topics = list(self.topics_with_counts(all_posts))
+        total_posts = topics[0].total_posts if topics else all_posts.count()
+        paginator = Paginator(listed.select_related("hero_image"), self.posts_per_page)
+        # The counts are known already: no second COUNT over the same rows.
+        if topic is None:
+            paginator.count = total_posts - (1 if featured else 0)
+        else:
+            paginator.count = next((t.post_count for t in topics if t.pk == topic.pk), 0)
+        page = paginator.get_page(request.GET.get("page"))
+        page.object_list = list(page.object_list)
+        featured = featured if page.number == 1 else None
+        # The featured card's bylines and topics come with the grid's, in one pair of queries.
+        cards = [featured, *page.object_list] if featured else page.object_list
+        prefetch_related_objects(cards, *card_prefetches())
         listing_total = total_posts if topic is None else page.paginator.count
+        # The header links to this blog; it need not look the blog up again.
+        request._blog_index_for_header = self
         return {
             "posts": page,
             "page_range": page.paginator.get_elided_page_range(page.number),
-            "featured": featured if page.number == 1 else None,
-            "topics": self.topics_with_counts(all_posts),
+            "featured": featured,
+            "topics": topics,
             "active_topic": topic,
             "total_posts": total_posts,
             "listing_total": listing_total,
@@ -310,7 +392,7 @@ class BlogPageTopic(Orderable):
         ]
 
 
-class BlogPage(Page):
+class BlogPage(OneQueryRestrictionsMixin, Page):
     """One post: card fields (summary, hero image), bylines, topics and a block body."""
 
     summary = models.TextField(
@@ -461,16 +543,17 @@ class BlogPage(Page):
         return self.get_parent().specific
 
     def related_posts(self, limit=3):
-        topic = self.primary_topic
-        if topic is None:
-            return BlogPage.objects.none()
-        return (
-            BlogPage.objects.readable()
-            .filter(topic_links__topic=topic)
+        """Newest readable posts of this blog that share this post's first topic."""
+        first_topic_of_this_post = Subquery(
+            BlogPageTopic.objects.filter(page=self.pk).order_by("sort_order").values("topic")[:1]
+        )
+        return list(
+            BlogPage.objects.readable_below(self.get_parent())
+            .filter(topic_links__topic=first_topic_of_this_post)
             .exclude(pk=self.pk)
             .distinct()
             .newest_first()
-            .for_cards()[:limit]
+            .select_related("hero_image")[:limit]
         )
 
     def get_sitemap_urls(self, request=None):
@@ -481,7 +564,11 @@ class BlogPage(Page):
 
     def get_context(self, request, *args, **kwargs):
         context = super().get_context(request, *args, **kwargs)
-        context["related_posts"] = self.related_posts()
+        related = self.related_posts()
+        # This post's bylines and topics come with the related cards', in one pair of queries.
+        prefetch_related_objects([self, *related], *card_prefetches())
+        context["related_posts"] = related
+        request._blog_index_for_header = self.blog_index
         context["meta"] = post_meta(self, request)
         return context
 
@@ -514,3 +601,16 @@ class SchedulerHeartbeat(models.Model):
     @classmethod
     def record(cls, **fields):
         cls.objects.update_or_create(pk=cls.SINGLETON_PK, defaults=fields)
+
+
+class ContentGeneration(models.Model):
+    """A single counter that moves whenever something readers see changes. The page cache
+    puts it in every key, so one bump retires every cached page at once."""
+
+    value = models.BigIntegerField(default=0)
+
+    class Meta:
+        verbose_name = "content generation"
+
+    def __str__(self):
+        return f"content generation {self.value}"

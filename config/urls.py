@@ -1,3 +1,5 @@
+import os
+
 from django.conf import settings
 from django.urls import include, path
 from wagtail import urls as wagtail_urls
@@ -21,5 +23,10 @@ if settings.DEBUG:
     from django.conf.urls.static import static
 
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+
+if os.environ.get("BENCH_FLOOR") == "1":
+    from blog.bench_floor import floor
+
+    urlpatterns += [path("bench-floor/", floor)]
 
 urlpatterns += [path("", include(wagtail_urls))]

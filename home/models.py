@@ -40,6 +40,15 @@ class HomePage(Page):
         # Wagtail only checks the page it lands on; an unpublished ancestor must hide its subtree.
         if path_components and not self.live:
             raise Http404
+        if path_components:
+            from blog.models import BlogIndexPage
+
+            # The blog is the child readers ask for: fetched as itself in one query, where
+            # Wagtail's own lookup fetches the base page and then the blog.
+            blog = BlogIndexPage.objects.child_of(self).filter(slug=path_components[0]).first()
+            if blog is not None:
+                blog._cached_parent_obj = self
+                return blog.route(request, path_components[1:])
         return super().route(request, path_components)
 
     def get_context(self, request, *args, **kwargs):

@@ -68,6 +68,8 @@ MIDDLEWARE = [
     # Before whitenoise, so static files carry the policy too.
     "home.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Stores the final response of a cacheable page; its partner below serves it (blog/cache.py).
+    "blog.cache.PageCacheUpdateMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -75,6 +77,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "wagtail.contrib.redirects.middleware.RedirectMiddleware",
+    "blog.cache.PageCacheFetchMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -165,6 +168,11 @@ else:
             "LOCATION": os.environ.get("CACHE_DIR", str(BASE_DIR / "var" / "cache")),
         }
     }
+
+# The full-page cache for anonymous readers (blog/cache.py): PAGE_CACHE=off turns it off;
+# entries live at most PAGE_CACHE_TTL seconds even if a change somehow went unnoticed.
+PAGE_CACHE = env_bool("PAGE_CACHE", True)
+PAGE_CACHE_TTL = int(os.environ.get("PAGE_CACHE_TTL", "600"))
 
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 

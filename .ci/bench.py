@@ -1,0 +1,301 @@
+"""`make bench`: build blogs of N posts on SQLite and PostgreSQL, serve them with gunicorn
+(2 workers, production settings) and load each reader page with wrk, uncached and warm-cached.
+Prints one markdown table, with the targets next to the figures. Figures on a shared machine
+are noisy: re-run the rows that decide something."""
+
+import argparse
+import gzip
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+PORT = 8765
+QUERY_BUDGETS = {"index": 10, "index p2": 10, "topic": 10, "post": 12, "feed": 6}
+UNCACHED_SHARE = {"index": 0.25}
+WARM_SHARE = 0.70
+P99_MS = 100
+INDEX_HTML_BYTES = 60_000
+CSS_JS_GZIP_BYTES = 40_000
+
+COUNT_QUERIES = """
+import json
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+settings.PAGE_CACHE = False
+client, counts = Client(HTTP_HOST="127.0.0.1"), {}
+for name, url in json.loads(URLS).items():
+    client.get(url)
+    with CaptureQueriesContext(connection) as captured:
+        client.get(url)
+    counts[name] = len(captured)
+print(json.dumps(counts))
+"""
+
+
+def run(args, env, **kwargs):
+    return subprocess.run(args, env=env, cwd=ROOT, check=True, text=True, **kwargs)
+
+
+def ensure_wrk():
+    if shutil.which("wrk") is None:
+        run(["apt-get", "install", "-y", "-qq", "wrk"], os.environ.copy())
+
+
+def database_env(engine, posts):
+    env = os.environ.copy()
+    if engine == "sqlite":
+        (ROOT / "var").mkdir(exist_ok=True)
+        url = f"sqlite:///{ROOT}/var/bench-{posts}.sqlite3"
+    else:
+        name = f"bench_{posts}"
+        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=False)
+        url = f"postgres://postgres@127.0.0.1:5432/{name}"
+    env.update(
+        DATABASE_URL=url,
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        SECRET_KEY="bench-only-not-a-secret",  # a throwaway loopback server
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="false",
+        BENCH_FLOOR="1",
+        CACHE_DIR=str(ROOT / "var" / f"bench-cache-{engine}-{posts}"),
+        LOG_LEVEL="WARNING",
+    )
+    return env
+
+
+def build(env, posts):
+    started = time.monotonic()
+    run([PY, "manage.py", "migrate", "--noinput", "-v0"], env)
+    run(
+        [PY, "manage.py", "load_demo", "--no-admin", "--posts", str(posts)],
+        env,
+        stdout=subprocess.DEVNULL,
+    )
+    return time.monotonic() - started
+
+
+def reader_urls(env):
+    code = (
+        "from blog.models import BlogIndexPage, BlogPage, Topic;"
+        "import json;i=BlogIndexPage.objects.first();"
+        "p=BlogPage.objects.live().order_by('-first_published_at').first();"
+        "t=Topic.objects.order_by('name').first();"
+        "print(json.dumps({'index':i.url,'topic':i.topic_url(t),'post':p.url,"
+        "'feed_exists':i.is_own_route('feed')}))"
+    )
+    out = run([PY, "manage.py", "shell", "-c", code], env, capture_output=True).stdout
+    found = json.loads(out.strip().splitlines()[-1])
+    urls = {
+        "floor": "/bench-floor/",
+        "index": found["index"],
+        "index p2": found["index"] + "?page=2",
+        "topic": found["topic"],
+        "post": found["post"],
+        "search": "/search/?q=checkpoint",
+    }
+    if found["feed_exists"]:
+        urls["feed"] = found["index"] + "feed/"
+    return urls
+
+
+def count_queries(env, urls):
+    pages = {k: v for k, v in urls.items() if k in QUERY_BUDGETS}
+    code = f"URLS = {json.dumps(json.dumps(pages))}\n" + COUNT_QUERIES
+    out = run([PY, "manage.py", "shell", "-c", code], env, capture_output=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+class Server:
+    def __init__(self, env, page_cache):
+        self.env = {**env, "PAGE_CACHE": "on" if page_cache else "off"}
+        self.peak_rss = 0
+
+    def __enter__(self):
+        self.process = subprocess.Popen(
+            [
+                PY,
+                "-m",
+                "gunicorn",
+                "config.wsgi",
+                "-w",
+                "2",
+                "-b",
+                f"127.0.0.1:{PORT}",
+                "--log-level",
+                "warning",
+            ],
+            env=self.env,
+            cwd=ROOT,
+            start_new_session=True,
+        )
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{PORT}/bench-floor/", timeout=2)  # noqa: S310
+                break
+            except OSError:
+                time.sleep(0.2)
+        self.sampling = True
+        threading.Thread(target=self.sample, daemon=True).start()
+        return self
+
+    def rss(self):
+        pids = [self.process.pid]
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        if children.exists():
+            pids += [int(p) for p in children.read_text().split()]
+        total = 0
+        for pid in pids:
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                continue
+            total += int(re.search(r"VmRSS:\s+(\d+)", status).group(1))
+        return total // 1024
+
+    def sample(self):
+        while self.sampling:
+            self.peak_rss = max(self.peak_rss, self.rss())
+            time.sleep(0.2)
+
+    def __exit__(self, *exc):
+        self.sampling = False
+        os.killpg(self.process.pid, signal.SIGTERM)
+        self.process.wait(timeout=30)
+
+
+def wrk(url, duration, connections):
+    out = subprocess.run(
+        ["wrk", "--latency", "-t2", f"-c{connections}", f"-d{duration}s", url],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+    def latency_ms(label):
+        match = re.search(rf"{label}%\s+([\d.]+)(us|ms|s)\b", out)
+        value, unit = float(match.group(1)), match.group(2)
+        return value * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+
+    errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    errors += int(non_2xx.group(1)) if non_2xx else 0
+    return {
+        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+        "p50": latency_ms("50"),
+        "p99": latency_ms("99"),
+        "errors": errors,
+    }
+
+
+def page_bytes(url):
+    with urllib.request.urlopen(url, timeout=10) as response:  # noqa: S310 - loopback only
+        body = response.read()
+        return len(body), len(gzip.compress(body)), response.headers.get("X-Cache", "")
+
+
+def static_css_url(base, index_url):
+    with urllib.request.urlopen(base + index_url, timeout=10) as response:  # noqa: S310
+        html = response.read().decode()
+    return re.search(r'href="(/static/[^"]+\.css)"', html).group(1)
+
+
+def static_budget_bytes():
+    total = 0
+    for path in (ROOT / "staticfiles").rglob("*"):
+        hashed = re.search(r"\.[0-9a-f]{12}\.(css|js)$", path.name)
+        if hashed and path.parent.name in {"css", "js"}:
+            total += len(gzip.compress(path.read_bytes()))
+    return total
+
+
+def verdict(ok):
+    return "PASS" if ok else "MISS"
+
+
+def bench(engine, posts, args, rows):
+    env = database_env(engine, posts)
+    build_seconds = build(env, posts)
+    urls = reader_urls(env)
+    queries = count_queries(env, urls)
+    base = f"http://127.0.0.1:{PORT}"
+    for cached in (False, True):
+        with Server(env, cached) as server:
+            targets = dict(urls)
+            targets["static css"] = static_css_url(base, urls["index"])
+            floor_rps = None
+            for name, path in targets.items():
+                if cached:
+                    urllib.request.urlopen(base + path, timeout=10).read()  # noqa: S310 - warm
+                raw, zipped, cache_state = page_bytes(base + path)
+                result = wrk(base + path, args.duration, args.connections)
+                if name == "floor":
+                    floor_rps = result["rps"]
+                share = result["rps"] / floor_rps if floor_rps else 0
+                checks = [result["errors"] == 0, result["p99"] <= P99_MS]
+                if name in queries:
+                    checks.append(queries[name] <= QUERY_BUDGETS[name])
+                if name == "index":
+                    checks.append(raw <= INDEX_HTML_BYTES)
+                if cached and name not in {"floor", "search", "static css"}:
+                    checks.append(share >= WARM_SHARE)
+                if not cached and name in UNCACHED_SHARE:
+                    checks.append(share >= UNCACHED_SHARE[name])
+                rows.append(
+                    f"| {engine} | {posts:,} | {'warm' if cached else 'off'} | {name} "
+                    f"| {result['rps']:.0f} | {share:.0%} | {result['p50']:.1f} "
+                    f"| {result['p99']:.1f} | {result['errors']} | {queries.get(name, '')} "
+                    f"| {raw:,} / {zipped:,} | {cache_state} | {server.peak_rss} "
+                    f"| {verdict(all(checks))} |"
+                )
+                print(rows[-1], file=sys.stderr, flush=True)
+    rows.append(
+        f"| {engine} | {posts:,} | build | load_demo --posts {posts}: "
+        f"{build_seconds:.0f} s |  |  |  |  |  |  |  |  |  |  |"
+    )
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--posts", type=int, nargs="+", default=[1_000, 10_000])
+    parser.add_argument("--huge", action="store_true", help="also 100,000 posts")
+    parser.add_argument("--engines", nargs="+", default=["postgres", "sqlite"])
+    parser.add_argument("--duration", type=int, default=10, help="seconds of wrk per page")
+    parser.add_argument("--connections", type=int, default=16)
+    args = parser.parse_args()
+    if args.huge:
+        args.posts.append(100_000)
+    ensure_wrk()
+    env = database_env("sqlite", 0)
+    run([PY, "manage.py", "collectstatic", "--noinput", "-v0"], env)
+    rows = []
+    for engine in args.engines:
+        for posts in args.posts:
+            bench(engine, posts, args, rows)
+    print(
+        f"\nTargets: queries index/topic <= 10, post <= 12, feed <= 6, constant in N; uncached "
+        f"index >= 25% of the floor; warm pages >= 70% of the floor; p99 <= {P99_MS} ms at "
+        f"{args.connections} connections; index HTML <= 60 KB; CSS+JS "
+        f"{static_budget_bytes():,} B gzip (target <= {CSS_JS_GZIP_BYTES:,}); zero errors.\n"
+    )
+    print(
+        "| db | posts | cache | page | req/s | of floor | p50 ms | p99 ms | errors "
+        "| queries | HTML B raw / gzip | X-Cache | peak RSS MB | verdict |"
+    )
+    print("|" + "---|" * 14)
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,236 @@
+"""The full-page cache for anonymous readers.
+
+Two middlewares share the work, as Django's own cache middleware does: the fetch half sits last
+in MIDDLEWARE so a hit still passes through the security and CSP middlewares on its way out
+(fresh headers, fresh nonces), and the update half sits near the top so it only ever stores the
+final response, after every middleware that might add a cookie.
+
+Correctness comes from the key, not from purging: every key holds the content generation, a
+counter in the database that moves whenever something readers can see changes. One bump and
+every cached page is a miss, so a reader never sees a listing older than the last publish.
+"""
+
+import hashlib
+import math
+import secrets
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.db.models import F, Min
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+from django.http import HttpResponse
+from django.utils import timezone
+from django.utils.cache import patch_cache_control
+from wagtail import hooks
+from wagtail.contrib.settings.models import BaseGenericSetting, BaseSiteSetting
+from wagtail.images import get_image_model
+from wagtail.models import Page, PageViewRestriction, Site
+from wagtail.signals import page_published, page_unpublished, post_page_move
+
+from .models import Author, BlogPageAuthor, BlogPageTopic, ContentGeneration, Topic
+
+KEY_PREFIX = "pagecache"
+# Never cached, whatever the page says: editors' screens, share links to drafts, and search,
+# whose every query must reach the view to be counted for the popular-searches report.
+EXCLUDED_PREFIXES = ("/admin/", "/django-admin/", "/share/", "/search/", "/documents/")
+# Cacheable responses that are not Wagtail pages (so the before_serve_page hook never sees them).
+PUBLIC_PATHS = frozenset({"/sitemap.xml", "/robots.txt"})
+# Query parameters that change nothing on the page; any other parameter bypasses the cache.
+IGNORED_PARAM_PREFIXES = ("utm_", "mc_", "_hs")
+IGNORED_PARAMS = frozenset({"fbclid", "gclid", "dclid", "msclkid", "ref", "source"})
+# Headers that belong to one response and must not be replayed to the next reader.
+UNSTORED_HEADERS = frozenset(
+    {"content-security-policy", "content-security-policy-report-only", "x-cache", "set-cookie"}
+)
+# Changing a row of any of these changes what some reader page shows.
+READER_VISIBLE_MODELS = (
+    Page,
+    Topic,
+    Author,
+    BlogPageAuthor,
+    BlogPageTopic,
+    BaseSiteSetting,
+    BaseGenericSetting,
+    Site,
+    PageViewRestriction,
+)
+
+
+def cache_enabled():
+    return getattr(settings, "PAGE_CACHE", False)
+
+
+# The generation ---------------------------------------------------------------------------
+
+
+def current_generation():
+    """One tiny query per request: no process keeps its own copy, so none can fall behind."""
+    return ContentGeneration.objects.filter(pk=1).values_list("value", flat=True).first() or 0
+
+
+def bump_generation():
+    if ContentGeneration.objects.filter(pk=1).update(value=F("value") + 1):
+        return
+    try:
+        ContentGeneration.objects.create(pk=1, value=secrets.randbits(48))
+    except IntegrityError:  # another process created it first
+        ContentGeneration.objects.filter(pk=1).update(value=F("value") + 1)
+
+
+def content_changed(**kwargs):
+    """Retire every cached page once the current transaction commits (a rolled-back change
+    retires nothing). A transaction that changes many rows bumps many times: each bump is
+    a one-row UPDATE, cheaper than bookkeeping to skip it."""
+    transaction.on_commit(bump_generation)
+
+
+@receiver(post_save)
+@receiver(post_delete)
+def row_changed(sender, **kwargs):
+    if issubclass(sender, READER_VISIBLE_MODELS) or sender is get_image_model():
+        content_changed()
+
+
+# Wagtail's own signals are covered by the page row saves above; listening to them as well keeps
+# the cache right if a future Wagtail publishes without saving the page row.
+page_published.connect(content_changed, dispatch_uid="page_cache_published")
+page_unpublished.connect(content_changed, dispatch_uid="page_cache_unpublished")
+post_page_move.connect(content_changed, dispatch_uid="page_cache_moved")
+
+
+# Which requests and responses qualify -----------------------------------------------------
+
+
+def cache_variant(request):
+    """The part of the query string a page depends on ("page=N"), "" for none, or None when
+    the query holds something the cache cannot stand for."""
+    page = ""
+    for name, values in request.GET.lists():
+        if name == "page":
+            value = values[0] if len(values) == 1 else ""
+            if not (value.isascii() and value.isdigit() and len(value) <= 6):
+                return None
+            page = f"page={int(value)}"
+        elif not (name in IGNORED_PARAMS or name.startswith(IGNORED_PARAM_PREFIXES)):
+            return None
+    return page
+
+
+def cache_key_for(request):
+    """The key for an anonymous reader's GET or HEAD, or None if this request is not one."""
+    if request.method not in ("GET", "HEAD") or getattr(request, "is_dummy", False):
+        return None
+    # A session cookie means an editor or a reader who unlocked a private page: never cached,
+    # and checking the cookie rather than request.user costs no session lookup.
+    if settings.SESSION_COOKIE_NAME in request.COOKIES:
+        return None
+    if request.path.startswith(EXCLUDED_PREFIXES):
+        return None
+    variant = cache_variant(request)
+    if variant is None:
+        return None
+    address = f"{request.scheme}://{request.get_host()}{request.path}?{variant}"
+    digest = hashlib.sha256(address.encode()).hexdigest()
+    return f"{KEY_PREFIX}:{current_generation()}:{digest}"
+
+
+@hooks.register("before_serve_page")
+def mark_public_page(page, request, serve_args, serve_kwargs):
+    """Only a live page with no view restriction on it or above it may be stored."""
+    if getattr(request, "_page_cache_key", None) is None:
+        return
+    if page.live and not page.get_view_restrictions().exists():
+        request._page_cache_public = True
+
+
+def is_storable(request, response):
+    if request.method != "GET" or getattr(request, "is_preview", False):
+        return False
+    if not (getattr(request, "_page_cache_public", False) or request.path in PUBLIC_PATHS):
+        return False
+    if response.status_code != 200 or response.streaming or response.cookies:
+        return False
+    control = response.get("Cache-Control", "").lower()
+    if "private" in control or "no-store" in control or "no-cache" in control:
+        return False
+    # A page whose body carries this response's CSP nonce can't be replayed to anyone else.
+    if isinstance(getattr(request, "_csp_nonce", None), str):
+        return False
+    user = getattr(request, "user", None)
+    return not (user is not None and user.is_authenticated)
+
+
+def entry_lifetime():
+    """The configured TTL, cut short when a post expires sooner: between its expiry and the
+    scheduler's next pass the listings already hide it, and the cache must not lag behind."""
+    now = timezone.now()
+    lifetime = settings.PAGE_CACHE_TTL
+    next_expiry = Page.objects.filter(live=True, expire_at__gt=now).aggregate(Min("expire_at"))[
+        "expire_at__min"
+    ]
+    if next_expiry is not None:
+        lifetime = min(lifetime, max(1, math.ceil((next_expiry - now).total_seconds())))
+    return lifetime
+
+
+def mark_for_readers(response):
+    # Browsers and shared caches revalidate every time: only this cache knows about publishes.
+    patch_cache_control(response, public=True, max_age=0)
+    return response
+
+
+# The middlewares --------------------------------------------------------------------------
+
+
+class PageCacheFetchMiddleware:
+    """Last in MIDDLEWARE: answers a reader's request from the cache when it can."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if cache_enabled():
+            key = cache_key_for(request)
+            request._page_cache_key = key
+            entry = cache.get(key) if key else None
+            if entry is not None:
+                request._page_cache_hit = True
+                response = HttpResponse(entry["content"], status=entry["status"])
+                for name, value in entry["headers"]:
+                    response[name] = value
+                response["X-Cache"] = "HIT"
+                return response
+        return self.get_response(request)
+
+
+class PageCacheUpdateMiddleware:
+    """Near the top of MIDDLEWARE: stores the final response of a cacheable miss."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if not cache_enabled() or getattr(request, "_page_cache_hit", False):
+            return response
+        key = getattr(request, "_page_cache_key", None)
+        if key is None or not is_storable(request, response):
+            response["X-Cache"] = "BYPASS"
+            return response
+        mark_for_readers(response)
+        if hasattr(response, "render") and not response.is_rendered:
+            response.render()
+        headers = [
+            (name, value)
+            for name, value in response.headers.items()
+            if name.lower() not in UNSTORED_HEADERS
+        ]
+        cache.set(
+            key,
+            {"status": response.status_code, "headers": headers, "content": response.content},
+            entry_lifetime(),
+        )
+        response["X-Cache"] = "MISS"
+        return response

@@ -1,0 +1,239 @@
+"""The page cache serves anonymous readers fast and never serves them anything stale or private."""
+
+import io
+import os
+from datetime import timedelta
+
+import pytest
+import redis
+import time_machine
+from bs4 import BeautifulSoup
+from django.core.cache import cache
+from django.core.management import call_command
+from django.utils import timezone
+from wagtail.models import PageViewRestriction
+
+from home.models import SiteSettings
+from tests.factories import draft_post, publish_post
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def page_cache(settings, tmp_path):
+    settings.PAGE_CACHE = True
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path / "cache"),
+        }
+    }
+    cache.clear()
+
+
+@pytest.fixture
+def changes(django_capture_on_commit_callbacks):
+    """Editors' changes commit for real: the generation moves only after a commit."""
+
+    def committed():
+        return django_capture_on_commit_callbacks(execute=True)
+
+    return committed
+
+
+@pytest.fixture
+def redis_cache(settings):
+    """The production cache backend against the machine's Redis (db 15, emptied first)."""
+    location = "redis://127.0.0.1:6379/15"
+    try:
+        redis.Redis.from_url(location, socket_connect_timeout=0.5).flushdb()
+    except redis.ConnectionError:
+        if os.environ.get("CI") == "true":
+            pytest.fail("Redis is not running on 127.0.0.1:6379 (.ci/services.sh starts it)")
+        pytest.skip("Redis is not running on 127.0.0.1:6379")
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": location,
+            "OPTIONS": {"IGNORE_EXCEPTIONS": True},
+        }
+    }
+
+
+def time_passes(**delta):
+    return time_machine.travel(timezone.now() + timedelta(**delta), tick=False)
+
+
+def titles(response):
+    soup = BeautifulSoup(response.content, "html.parser")
+    return [a.get_text(strip=True) for a in soup.select(".card__title a, .featured__title a")]
+
+
+@pytest.fixture
+def post(blog, author, topic):
+    return publish_post(blog, "First post", authors=[author], topics=[topic])
+
+
+def test_a_readers_second_visit_is_served_from_the_cache(client, post):
+    first = client.get("/blog/")
+    second = client.get("/blog/")
+    assert first["X-Cache"] == "MISS"
+    assert second["X-Cache"] == "HIT"
+    assert second.content == first.content
+    assert "public" in second["Cache-Control"]
+    assert "max-age=0" in second["Cache-Control"]
+
+
+def test_tracking_parameters_share_the_cached_page_but_other_pages_do_not(client, post):
+    client.get("/blog/")
+    assert client.get("/blog/?utm_source=mail&fbclid=x")["X-Cache"] == "HIT"
+    assert client.get("/blog/?page=1")["X-Cache"] == "MISS"
+    assert client.get("/blog/?page=abc")["X-Cache"] == "BYPASS"
+    assert client.get("/blog/?q=anything")["X-Cache"] == "BYPASS"
+
+
+def test_editors_never_get_or_fill_the_cache(client, admin_user, post):
+    client.force_login(admin_user)
+    assert client.get("/blog/")["X-Cache"] == "BYPASS"
+    client.logout()
+    client.cookies.clear()
+    assert client.get("/blog/")["X-Cache"] == "MISS"
+
+
+def test_search_and_the_admin_always_reach_their_views(client, post):
+    for _ in range(2):
+        assert client.get("/search/")["X-Cache"] == "BYPASS"
+        assert client.get("/admin/login/")["X-Cache"] == "BYPASS"
+
+
+@pytest.mark.parametrize("restriction", ["password", "login"])
+def test_a_private_post_is_never_cached(client, post, restriction):
+    PageViewRestriction.objects.create(page=post, restriction_type=restriction, password="pw")
+    for _ in range(2):
+        response = client.get(post.url)
+        assert response["X-Cache"] == "BYPASS"
+        assert "Body of First post" not in response.content.decode()
+
+
+def test_restricting_a_cached_post_takes_it_out_of_the_cache_at_once(client, post, changes):
+    client.get(post.url)
+    assert client.get(post.url)["X-Cache"] == "HIT"
+    with changes():
+        PageViewRestriction.objects.create(page=post, restriction_type="login")
+    response = client.get(post.url)
+    assert response.status_code == 302
+    assert response.get("X-Cache") != "HIT"
+
+
+def test_a_preview_never_reaches_readers(client, post):
+    client.get(post.url)
+    post.title = "Draft title only an editor sees"
+    post.save_revision()
+    preview = post.make_preview_request()
+    assert "Draft title only an editor sees" in preview.content.decode()
+    assert preview.get("X-Cache") != "HIT"
+    for _ in range(2):
+        assert "Draft title only an editor sees" not in client.get(post.url).content.decode()
+
+
+def test_publishing_shows_on_the_next_request(client, blog, author, topic, post, changes):
+    client.get("/blog/")
+    assert client.get("/blog/")["X-Cache"] == "HIT"
+    with changes():
+        publish_post(blog, "Fresh post", authors=[author], topics=[topic])
+    response = client.get("/blog/")
+    assert response["X-Cache"] == "MISS"
+    assert "Fresh post" in titles(response)
+
+
+def test_unpublishing_shows_on_the_next_request(client, post, changes):
+    client.get("/blog/")
+    with changes():
+        post.unpublish()
+    assert "First post" not in titles(client.get("/blog/"))
+    assert client.get(post.url).status_code == 404
+
+
+def test_the_scheduler_going_live_shows_on_the_next_request(
+    client, blog, author, topic, post, changes
+):
+    scheduled = draft_post(blog, "Scheduled post", authors=[author], topics=[topic])
+    scheduled.go_live_at = timezone.now() + timedelta(minutes=5)
+    scheduled.save_revision().publish()
+    client.get("/blog/")
+    assert "Scheduled post" not in titles(client.get("/blog/"))
+    # The scheduler's pass (run_scheduler --once) without its reconnect, which a test
+    # transaction would not survive.
+    with time_passes(minutes=10), changes():
+        call_command("publish_scheduled", stdout=io.StringIO())
+    assert "Scheduled post" in titles(client.get("/blog/"))
+
+
+def test_expiry_shows_on_the_next_request_even_before_the_scheduler_runs(client, post, changes):
+    with changes():
+        post.expire_at = timezone.now() + timedelta(seconds=30)
+        post.save_revision().publish()
+    client.get("/blog/")
+    assert client.get("/blog/")["X-Cache"] == "HIT"
+    with time_passes(minutes=1):
+        assert "First post" not in titles(client.get("/blog/"))
+
+
+def test_renaming_a_topic_shows_on_the_next_request(client, post, topic, changes):
+    client.get("/blog/")
+    with changes():
+        topic.name = "Renamed topic"
+        topic.save()
+    assert "Renamed topic" in client.get("/blog/").content.decode()
+
+
+def test_renaming_an_author_shows_on_the_next_request(client, post, author, changes):
+    client.get("/blog/")
+    with changes():
+        author.name = "Grace Hopper"
+        author.save()
+    assert "Grace Hopper" in client.get("/blog/").content.decode()
+
+
+def test_changing_the_site_settings_shows_on_the_next_request(client, post, changes):
+    client.get("/blog/")
+    with changes():
+        SiteSettings.objects.update(brand_name="placeholder")
+        settings_row = SiteSettings.objects.get()
+        settings_row.brand_name = "newbrand"
+        settings_row.save()
+    assert "newbrand" in client.get("/blog/").content.decode()
+
+
+def test_a_cached_page_carries_no_nonce_of_an_earlier_response(client, post):
+    first = client.get("/blog/")
+    second = client.get("/blog/")
+    assert second["X-Cache"] == "HIT"
+    body = second.content.decode()
+    assert "nonce=" not in body
+    if "Content-Security-Policy" in first:
+        assert first["Content-Security-Policy"] != second["Content-Security-Policy"]
+
+
+def test_pages_are_still_served_when_redis_is_down(client, settings, post):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens on port 1
+            "OPTIONS": {"IGNORE_EXCEPTIONS": True, "SOCKET_CONNECT_TIMEOUT": 0.2},
+        }
+    }
+    settings.DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = False
+    for _ in range(2):
+        response = client.get("/blog/")
+        assert response.status_code == 200
+        assert "First post" in titles(response)
+
+
+@pytest.mark.redis
+def test_redis_serves_the_cache_across_requests(client, post, changes, redis_cache):
+    client.get("/blog/")
+    assert client.get("/blog/")["X-Cache"] == "HIT"
+    with changes():
+        post.unpublish()
+    assert "First post" not in titles(client.get("/blog/"))
