@@ -97,17 +97,22 @@ class Process:
     def running(self):
         return self.popen.poll() is None
 
-    def stop(self, timeout=15):
+    def terminate(self):
         if self.running:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.popen.pid, signal.SIGTERM)
-            try:
-                self.popen.wait(timeout)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(self.popen.pid, signal.SIGKILL)
-                self.popen.wait(5)
-        self.log.close()
+
+    def stop(self, timeout=8):
+        """SIGTERM, then SIGKILL: SeaweedFS can hang for a while in its graceful gRPC stop."""
+        self.terminate()
+        try:
+            self.popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.popen.pid, signal.SIGKILL)
+            self.popen.wait(5)
+        if not self.log.closed:
+            self.log.close()
 
     def tail(self, lines=30):
         with contextlib.suppress(OSError):
@@ -205,7 +210,7 @@ class Cluster:
         wait_for(bucket_ready, "SeaweedFS S3 gateway", timeout=90, interval=1)
 
     def stop_object_store(self):
-        self._stop(self.weed)
+        self.weed.stop(timeout=3)
         self.weed = None
 
     def s3_client(self):
@@ -341,6 +346,8 @@ class Cluster:
             process.stop()
 
     def close(self):
+        for process in self.processes:
+            process.terminate()
         for process in reversed(self.processes):
             process.stop()
 

@@ -58,11 +58,14 @@ def seed():
 def schedule(count, seconds):
     """An editor schedules `count` drafts to go live together in `seconds` seconds."""
     blog = BlogIndexPage.objects.get()
-    author = blog.get_children().specific().first().authors[0]
+    first = BlogPage.objects.child_of(blog).first()
+    author, image = first.authors[0], first.hero_image
     go_live = timezone.now() + timedelta(seconds=seconds)
     ids = []
     for n in range(count):
-        post = draft_post(blog, f"Scheduled {n:02d} {go_live:%H%M%S}", authors=[author])
+        post = draft_post(
+            blog, f"Scheduled {n:02d} {go_live:%H%M%S}", authors=[author], image=image
+        )
         post.go_live_at = go_live
         post.save_revision().publish()  # before go_live_at this only approves the schedule
         ids.append(post.pk)
