@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/cedana_blog
 PYTEST_ARGS ?=
 
-.PHONY: help install run serve test lint format lock bench clean audit
+.PHONY: help install run serve test lint format lock bench clean audit serve-prod scheduler scale-proof
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -37,6 +37,16 @@ test: install ## run lint, Django checks, migrations check and every test with c
 
 audit: install ## check the locked dependencies for known vulnerabilities (pip-audit)
 	VENV=$(VENV) bash .ci/audit.sh
+
+serve-prod: install ## one production app server: gunicorn with config/gunicorn.py (env: SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL, ...)
+	DJANGO_SETTINGS_MODULE=config.settings.production $(VENV)/bin/gunicorn -c config/gunicorn.py config.wsgi
+
+scheduler: install ## the scheduler process (run one or more, next to the app servers)
+	DJANGO_SETTINGS_MODULE=config.settings.production $(PY) manage.py run_scheduler
+
+scale-proof: install ## two app servers + two schedulers on loopback with S3 and Redis: checks and a wrk table
+	bash .ci/services.sh
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) -m tests.scale.proof
 
 lint: install ## ruff lint and format check
 	$(VENV)/bin/ruff check .

@@ -9,6 +9,8 @@ import dj_database_url
 from csp.constants import NONCE, NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 
+from config import services
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 
@@ -118,6 +120,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+# An optional read replica for anonymous readers (config/db_router.py); editors stay on the primary.
+_replica = services.replica_database(os.environ, DATABASES["default"]["CONN_MAX_AGE"])
+if _replica:
+    DATABASES["replica"] = _replica
+    DATABASE_ROUTERS = ["config.db_router.ReplicaRouter"]
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1,
+        "config.db_router.ReaderReplicaMiddleware",
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -134,13 +145,14 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "/media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Local disk, or the shared S3 bucket when AWS_STORAGE_BUCKET_NAME is set (config/services.py).
+    "default": services.media_storage(os.environ),
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
@@ -174,6 +186,14 @@ else:
 PAGE_CACHE = env_bool("PAGE_CACHE", True)
 PAGE_CACHE_TTL = int(os.environ.get("PAGE_CACHE_TTL", "600"))
 
+# With Redis, sessions are read from the cache and written through to the database: a Redis
+# restart or outage costs a query, never a logged-out editor. Without Redis, plain database.
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db"
+    if REDIS_URL
+    else "django.contrib.sessions.backends.db"
+)
+
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 
 # Wagtail
@@ -186,6 +206,9 @@ WAGTAILSEARCH_BACKENDS = {
         "AUTO_UPDATE": True,
     }
 }
+WAGTAILSEARCH_BACKENDS = services.opensearch_backends(os.environ) or WAGTAILSEARCH_BACKENDS
+# Documents always go through Wagtail's view, which checks privacy; never a redirect to the bucket.
+WAGTAILDOCS_SERVE_METHOD = "serve_view"
 WAGTAILDOCS_EXTENSIONS = ["csv", "docx", "key", "odt", "pdf", "pptx", "rtf", "txt", "xlsx", "zip"]
 WAGTAILIMAGES_MAX_UPLOAD_SIZE = 10 * 1024 * 1024
 WAGTAILIMAGES_MAX_IMAGE_PIXELS = 40_000_000

@@ -21,6 +21,7 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))  # noqa: F405
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
-SESSION_COOKIE_SECURE = True
+# Secure cookies by default; only a plain-http loopback rehearsal (tests/scale) turns them off.
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
 SESSION_COOKIE_HTTPONLY = True
-CSRF_COOKIE_SECURE = True
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)

@@ -1,0 +1,170 @@
+"""What the environment switches on for a multi-server deployment: shared media storage,
+sessions, OpenSearch and a read replica. (No OpenSearch server runs here: only the settings
+built from OPENSEARCH_URL are checked.)"""
+
+import importlib
+import socket
+import time
+
+import pytest
+
+from config import gunicorn, services
+from config.settings import base
+from config.storage import MediaStorage
+
+S3_ENV = {
+    "AWS_STORAGE_BUCKET_NAME": "cedana-media",
+    "AWS_S3_ENDPOINT_URL": "http://127.0.0.1:9",
+    "AWS_ACCESS_KEY_ID": "key",
+    "AWS_SECRET_ACCESS_KEY": "secret",
+    "AWS_S3_REGION_NAME": "eu-west-1",
+}
+
+
+@pytest.fixture
+def reload_settings(monkeypatch):
+    """Re-read config/settings/base.py under a changed environment, and restore it after."""
+
+    def reload(**env):
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        return importlib.reload(base)
+
+    yield reload
+    monkeypatch.undo()
+    importlib.reload(base)
+
+
+def test_media_stay_on_local_disk_without_a_bucket():
+    assert services.media_storage({}) == {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+
+
+def test_a_bucket_puts_media_on_s3_without_overwrites_and_with_signed_urls():
+    storage = services.media_storage(S3_ENV)
+    assert storage["BACKEND"] == "config.storage.MediaStorage"
+    options = storage["OPTIONS"]
+    assert options["bucket_name"] == "cedana-media"
+    assert options["endpoint_url"] == "http://127.0.0.1:9"
+    assert options["region_name"] == "eu-west-1"
+    assert options["file_overwrite"] is False
+    assert options["default_acl"] is None
+    assert options["querystring_auth"] is True
+    assert "custom_domain" not in options
+
+
+def test_a_cdn_domain_with_public_reads_can_switch_off_signed_urls():
+    env = {**S3_ENV, "AWS_S3_CUSTOM_DOMAIN": "media.example.com", "AWS_QUERYSTRING_AUTH": "false"}
+    options = services.media_storage(env)["OPTIONS"]
+    assert options["custom_domain"] == "media.example.com"
+    assert options["querystring_auth"] is False
+
+
+def test_image_urls_are_computed_without_contacting_the_store(monkeypatch):
+    def no_network(*args):
+        raise AssertionError("the storage tried to reach the network")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    storage = MediaStorage(**services.media_storage(S3_ENV)["OPTIONS"])
+    url = storage.url("images/diagram.fill-640x360.png")
+    assert url.startswith("http://127.0.0.1:9/cedana-media/images/diagram.fill-640x360.png?")
+    assert "X-Amz-Signature=" in url
+
+
+def test_an_unreachable_store_fails_fast_as_an_os_error():
+    """Wagtail turns an OSError into a 'not found' rendition: the page renders with alt text."""
+    storage = MediaStorage(**services.media_storage(S3_ENV)["OPTIONS"])
+    started = time.monotonic()
+    with pytest.raises(OSError, match="object storage unavailable"):
+        storage.open("original_images/diagram.png")
+    assert time.monotonic() - started < 10
+
+
+def test_search_uses_the_database_unless_opensearch_is_configured():
+    assert services.opensearch_backends({}) is None
+
+
+def test_opensearch_url_builds_the_modelsearch_opensearch_backend():
+    backends = services.opensearch_backends(
+        {"OPENSEARCH_URL": "https://search-1:9200, https://search-2:9200"}
+    )
+    backend = backends["default"]
+    assert backend["BACKEND"] == "modelsearch.backends.opensearch3"
+    assert backend["URLS"] == ["https://search-1:9200", "https://search-2:9200"]
+    assert backend["INDEX_PREFIX"] == "cedana_"
+    assert backend["AUTO_UPDATE"] is True
+    assert backend["ATOMIC_REBUILD"] is True
+    assert backend["OPTIONS"] == {"verify_certs": True}
+
+
+def test_no_replica_without_its_url():
+    assert services.replica_database({}, 60) is None
+
+
+def test_the_replica_url_becomes_a_second_database():
+    replica = services.replica_database(
+        {"DATABASE_REPLICA_URL": "postgres://reader@replica.internal:5432/blog"}, 60
+    )
+    assert replica["HOST"] == "replica.internal"
+    assert replica["NAME"] == "blog"
+    assert replica["CONN_MAX_AGE"] == 60
+    assert replica["TEST"] == {"MIRROR": "default"}
+
+
+def test_settings_wire_the_replica_router_after_authentication(reload_settings):
+    settings = reload_settings(DATABASE_REPLICA_URL="postgres://reader@replica:5432/blog")
+    assert settings.DATABASES["replica"]["HOST"] == "replica"
+    assert settings.DATABASE_ROUTERS == ["config.db_router.ReplicaRouter"]
+    middleware = settings.MIDDLEWARE
+    assert middleware.index("config.db_router.ReaderReplicaMiddleware") == (
+        middleware.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1
+    )
+
+
+def test_settings_with_redis_keep_sessions_in_the_database_behind_the_cache(reload_settings):
+    assert reload_settings(REDIS_URL="redis://127.0.0.1:6379/0").SESSION_ENGINE == (
+        "django.contrib.sessions.backends.cached_db"
+    )
+
+
+def test_settings_without_redis_keep_sessions_in_the_database(reload_settings, monkeypatch):
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    assert reload_settings().SESSION_ENGINE == "django.contrib.sessions.backends.db"
+
+
+def test_settings_take_media_and_search_from_the_environment(reload_settings):
+    settings = reload_settings(**S3_ENV, OPENSEARCH_URL="http://search:9200")
+    assert settings.STORAGES["default"]["BACKEND"] == "config.storage.MediaStorage"
+    assert settings.WAGTAILSEARCH_BACKENDS["default"]["URLS"] == ["http://search:9200"]
+    # Private documents keep their permission check even when files live in a bucket.
+    assert settings.WAGTAILDOCS_SERVE_METHOD == "serve_view"
+
+
+@pytest.fixture
+def reload_gunicorn(monkeypatch):
+    def reload(**env):
+        for name in ("GUNICORN_BIND", "PORT", "WEB_CONCURRENCY"):
+            monkeypatch.delenv(name, raising=False)
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        return importlib.reload(gunicorn)
+
+    yield reload
+    monkeypatch.undo()
+    importlib.reload(gunicorn)
+
+
+def test_gunicorn_binds_to_loopback_unless_told_otherwise(reload_gunicorn):
+    assert reload_gunicorn(PORT="8123").bind == ["127.0.0.1:8123"]
+    assert reload_gunicorn(GUNICORN_BIND="0.0.0.0:8000").bind == ["0.0.0.0:8000"]
+
+
+def test_gunicorn_workers_follow_web_concurrency_or_the_cores_capped():
+    assert gunicorn.default_workers(2) == 5
+    assert gunicorn.default_workers(32) == gunicorn.MAX_WORKERS
+
+
+def test_gunicorn_web_concurrency_wins(reload_gunicorn):
+    config = reload_gunicorn(WEB_CONCURRENCY="3")
+    assert config.workers == 3
+    assert config.max_requests > 0 and config.max_requests_jitter > 0
+    assert config.timeout == 30
