@@ -6,6 +6,7 @@ The index stems words; here a crude suffix strip stands in, good enough to find 
 "restart" for "restarts". Nothing is stored: excerpts are computed for the ten posts shown.
 """
 
+import html
 import re
 
 from django.utils.html import escape
@@ -68,7 +69,8 @@ def excerpt(post, pattern):
     """The summary if it holds a match, else the body around the first match, else the summary."""
     if pattern is None or pattern.search(fold(post.summary)):
         return highlight(post.summary, pattern)
-    body = post.body_text()
+    # body_text() strips tags but leaves entities ("&lt;script&gt;" typed by an editor).
+    body = html.unescape(post.body_text())
     match = pattern.search(fold(body))
     if match is None:
         return highlight(post.summary, pattern)
