@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/cedana_blog
 PYTEST_ARGS ?=
 
-.PHONY: help install run serve test lint format lock bench clean audit serve-prod scheduler scale-proof
+.PHONY: help install run serve test lint format lock bench clean bench-search audit serve-prod scheduler scale-proof
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -65,6 +65,17 @@ lock: ## re-resolve the dependencies from pyproject.toml into requirements.lock
 bench: install ## load reader pages with wrk on PostgreSQL and SQLite (1,000 and 10,000 posts; BENCH_ARGS=--huge adds 100,000)
 	bash .ci/services.sh
 	$(PY) .ci/bench.py $(BENCH_ARGS)
+
+# Fresh databases each run: the benchmark adds synthetic posts cumulatively.
+BENCH_PG ?= postgres://postgres@127.0.0.1:5432/cedana_bench_search
+BENCH_POSTS ?= 1000,10000
+bench-search: install ## time reader search at 1,000 and 10,000 posts on PostgreSQL and SQLite
+	dropdb -h 127.0.0.1 -U postgres --if-exists cedana_bench_search && createdb -h 127.0.0.1 -U postgres cedana_bench_search
+	DATABASE_URL=$(BENCH_PG) $(PY) manage.py migrate --noinput -v0
+	DATABASE_URL=$(BENCH_PG) $(PY) manage.py bench_search --posts $(BENCH_POSTS) $(BENCH_ARGS)
+	mkdir -p var && rm -f var/bench-search.sqlite3*
+	DATABASE_URL=sqlite:///$(CURDIR)/var/bench-search.sqlite3 $(PY) manage.py migrate --noinput -v0
+	DATABASE_URL=sqlite:///$(CURDIR)/var/bench-search.sqlite3 $(PY) manage.py bench_search --posts $(BENCH_POSTS) $(BENCH_ARGS)
 
 clean: ## remove the virtualenv, the demo database and media
 	rm -rf $(VENV) db.sqlite3 media var staticfiles

@@ -1,20 +1,127 @@
 import re
 
 from django.core.paginator import Paginator
+from django.db.models import Count
+from django.http import Http404, JsonResponse
 from django.template.response import TemplateResponse
+from wagtail.contrib.search_promotions.models import Query, SearchPromotion
 
-from blog.models import BlogPage
+from blog.models import BlogPage, Topic
 
-MAX_QUERY_LENGTH = 200
+from .excerpts import excerpt, highlight, match_pattern
+from .query import MAX_QUERY_LENGTH, QueryTooLong, ReaderQuery
+
+RESULTS_PER_PAGE = 10
+SUGGESTIONS = 8
+SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
+
+
+def matching(readable, query):
+    """Readable posts that match, as a search over an id filter: the backends only accept
+    filters on indexed fields, and readable() filters on fields the index doesn't hold."""
+    return BlogPage.objects.filter(pk__in=readable.values("pk")).for_cards().search(query)
+
+
+def topic_counts(results):
+    """Topics of every matching post (not just this page), with how many posts each."""
+    # SearchResults has no values(); the backend's own queryset is the exact matching set.
+    matched_ids = results.get_queryset().values("pk")
+    return (
+        Topic.objects.filter(post_links__page__in=matched_ids)
+        .annotate(post_count=Count("post_links__page", distinct=True))
+        .order_by("-post_count", "name")
+    )
+
+
+def promotions(readable, query):
+    """Editors' picks for this query whose post a reader may see, in the editors' order."""
+    return (
+        SearchPromotion.objects.filter(query=query, page__in=readable.values("pk"))
+        .select_related("page__blogpage")
+        .order_by("sort_order")
+    )
+
+
+def landing_context(readable):
+    """What an empty or fruitless search offers instead: topics to browse, the newest posts."""
+    return {
+        "popular_topics": Topic.objects.filter(post_links__page__in=readable.values("pk"))
+        .annotate(post_count=Count("post_links__page", distinct=True))
+        .order_by("-post_count", "name")[:6],
+        "recent_posts": readable.newest_first().for_cards()[:5],
+    }
 
 
 def search(request):
-    query = request.GET.get("q", "").replace("\x00", "").strip()[:MAX_QUERY_LENGTH]
-    # Only the words go to the backend: quotes, dashes and upper-case AND/OR/NOT are operators to
-    # SQLite's FTS5 and PostgreSQL's tsquery, and a stray one is a syntax error there.
-    terms = " ".join(re.findall(r"\w+", query.lower()))
-    results = BlogPage.objects.none()
-    if terms:
-        results = BlogPage.objects.readable().search(terms)
-    page = Paginator(results, 10).get_page(request.GET.get("page"))
-    return TemplateResponse(request, "search/search.html", {"search_query": query, "results": page})
+    try:
+        query = ReaderQuery.parse(request.GET.get("q", ""))
+    except QueryTooLong:
+        context = {
+            "error": f"That search is too long. Please use at most {MAX_QUERY_LENGTH} characters.",
+            "max_query_length": MAX_QUERY_LENGTH,
+        }
+        return TemplateResponse(request, "search/search.html", context, status=400)
+
+    topic = None
+    topic_slug = request.GET.get("topic", "")
+    if topic_slug:
+        topic = Topic.objects.filter(slug=topic_slug).first() if SLUG.match(topic_slug) else None
+        if topic is None:
+            raise Http404("No such topic")
+
+    readable = BlogPage.objects.readable()
+    context = {
+        "search_query": query.text,
+        "active_topic": topic,
+        "max_query_length": MAX_QUERY_LENGTH,
+    }
+    if not query:
+        context.update(landing_context(readable))
+        return TemplateResponse(request, "search/search.html", context)
+
+    stored = Query.get(query.text)
+    stored.add_hit()
+
+    all_results = matching(readable, query.as_search_query())
+    results = all_results
+    if topic is not None:
+        results = matching(readable.filter(topic_links__topic=topic), query.as_search_query())
+    page = Paginator(results, RESULTS_PER_PAGE).get_page(request.GET.get("page"))
+
+    pattern = match_pattern(query.terms)
+    context.update(
+        {
+            "results": page,
+            "page_range": page.paginator.get_elided_page_range(page.number),
+            "hits": [
+                {
+                    "post": post,
+                    "title": highlight(post.title, pattern),
+                    "excerpt": excerpt(post, pattern),
+                }
+                for post in page
+            ],
+            "topics": topic_counts(all_results),
+            "picks": promotions(readable, stored) if page.number == 1 else [],
+        }
+    )
+    if not page.paginator.count:
+        context.update(landing_context(readable))
+    return TemplateResponse(request, "search/search.html", context)
+
+
+def suggest(request):
+    """Titles of readable posts starting with what the reader has typed so far."""
+    try:
+        query = ReaderQuery.parse(request.GET.get("q", ""))
+    except QueryTooLong:
+        return JsonResponse({"results": []}, status=400)
+    if not query.words:
+        return JsonResponse({"results": []})
+    readable = BlogPage.objects.readable()
+    posts = BlogPage.objects.filter(pk__in=readable.values("pk")).autocomplete(
+        " ".join(query.words)
+    )[:SUGGESTIONS]
+    return JsonResponse(
+        {"results": [{"title": post.title, "url": post.get_url(request)} for post in posts]}
+    )

@@ -202,7 +202,8 @@ WAGTAILADMIN_BASE_URL = os.environ.get("WAGTAILADMIN_BASE_URL", "http://127.0.0.
 WAGTAILSEARCH_BACKENDS = {
     "default": {
         "BACKEND": "wagtail.search.backends.database",
-        "SEARCH_CONFIG": "english",
+        # English stemming plus unaccent, created by search/migrations/0001 (PostgreSQL only).
+        "SEARCH_CONFIG": "cedana_english",
         "AUTO_UPDATE": True,
     }
 }

@@ -1,0 +1,103 @@
+"""Search latency benchmark through the real view, on whatever DATABASE_URL points at.
+
+Adds synthetic posts with the demo generator (use a fresh database: the counts are cumulative),
+rebuilds the index, then times a fixed set of queries and prints a markdown table.
+"""
+
+import os
+import statistics
+import time
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from blog.models import BlogPage
+
+QUERIES = {
+    "one word": "checkpoint",
+    "two words": "restore latency",
+    "phrase": '"spot instance"',
+    "rare word": "jupyter",
+    "word in every post": "note",
+}
+TARGETS_MS = {10_000: 50, 100_000: 150}
+
+
+def percentile(samples, fraction):
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+class Command(BaseCommand):
+    help = "Time reader searches at growing numbers of posts and print a markdown table."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--posts",
+            default="1000,10000",
+            help="Comma-separated numbers of synthetic posts to measure at, smallest first.",
+        )
+        parser.add_argument("--huge", action="store_true", help="Also measure at 100,000 posts.")
+        parser.add_argument("--repeat", type=int, default=30, help="Timed requests per query.")
+        parser.add_argument(
+            "--explain",
+            action="store_true",
+            help="Print EXPLAIN ANALYZE of the slowest statement of each query (PostgreSQL).",
+        )
+
+    def handle(self, *args, posts, huge, repeat, explain, **options):
+        sizes = [int(size) for size in posts.split(",") if size.strip()]
+        if huge:
+            sizes.append(100_000)
+        client = Client(HTTP_HOST="localhost")
+        rows, plans = [], []
+        devnull = open(os.devnull, "w")  # noqa: SIM115 - closed below
+        try:
+            for size in sizes:
+                started = time.perf_counter()
+                call_command("load_demo", posts=size, no_admin=True, stdout=devnull)
+                load_seconds = time.perf_counter() - started
+                started = time.perf_counter()
+                call_command("update_index", stdout=devnull)
+                index_seconds = time.perf_counter() - started
+                total = BlogPage.objects.count()
+                for shape, q in QUERIES.items():
+                    timings, statements, slowest = self.measure(client, q, repeat)
+                    p95 = percentile(timings, 0.95)
+                    target = TARGETS_MS.get(size)
+                    rows.append(
+                        f"| {connection.vendor} | {total:,} | {shape} `{q}` "
+                        f"| {statistics.median(timings):.1f} | {p95:.1f} "
+                        f"| {'' if target is None else ('ok' if p95 <= target else f'over {target}')} "
+                        f"| {statements} | {load_seconds:.0f} | {index_seconds:.1f} |"
+                    )
+                    if explain and connection.vendor == "postgresql":
+                        plans.append((total, shape, slowest))
+        finally:
+            devnull.close()
+
+        self.stdout.write(
+            "| backend | posts | query | p50 ms | p95 ms | target | SQL per request "
+            "| load s | index s |\n|---|---|---|---|---|---|---|---|---|"
+        )
+        self.stdout.write("\n".join(rows))
+        for total, shape, sql in plans:
+            self.stdout.write(f"\n### {shape} at {total:,} posts, slowest statement\n")
+            with connection.cursor() as cursor:
+                cursor.execute("EXPLAIN ANALYZE " + sql)
+                self.stdout.write("\n".join(row[0] for row in cursor.fetchall()))
+
+    def measure(self, client, q, repeat):
+        client.get("/search/", {"q": q})  # warm caches and create the query's hit rows
+        timings = []
+        for _ in range(repeat):
+            with CaptureQueriesContext(connection) as captured:
+                started = time.perf_counter()
+                response = client.get("/search/", {"q": q})
+                timings.append((time.perf_counter() - started) * 1000)
+            assert response.status_code == 200, response.status_code  # noqa: S101
+        slowest = max(captured.captured_queries, key=lambda query: float(query["time"]))
+        return timings, len(captured.captured_queries), slowest["sql"]
