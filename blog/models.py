@@ -20,6 +20,7 @@ from wagtail.admin.panels import (
     ObjectList,
     PageChooserPanel,
     TabbedInterface,
+    TitleFieldPanel,
 )
 from wagtail.contrib.routable_page.models import RoutablePageMixin, path
 from wagtail.fields import StreamField
@@ -28,6 +29,9 @@ from wagtail.query import PageQuerySet
 from wagtail.search import index
 
 from .blocks import BodyBlock
+from .forms import BlogPageForm
+from .previews import BlogPagePreviewMixin
+from .share_links import DraftShareLink  # noqa: F401  (registers the model with the blog app)
 
 SUMMARY_MAX_LENGTH = 300
 ALT_TEXT_MAX_LENGTH = 1000
@@ -264,7 +268,7 @@ class BlogPageTopic(Orderable):
         ]
 
 
-class BlogPage(Page):
+class BlogPage(BlogPagePreviewMixin, Page):
     """One post: card fields (summary, hero image), bylines, topics and a block body."""
 
     summary = models.TextField(
@@ -313,7 +317,10 @@ class BlogPage(Page):
     ]
 
     content_panels = [
-        *Page.content_panels,
+        TitleFieldPanel(
+            "title",
+            help_text="The headline readers see on the post and its card. Short and specific.",
+        ),
         FieldPanel("summary"),
         MultiFieldPanel([FieldPanel("hero_image"), FieldPanel("hero_alt")], heading="Hero image"),
         MultipleChooserPanel(
@@ -334,7 +341,30 @@ class BlogPage(Page):
         FieldPanel("body"),
     ]
     card_panels = [
-        *Page.promote_panels,
+        MultiFieldPanel(
+            [
+                FieldPanel(
+                    "slug",
+                    heading="Address",
+                    help_text="The last part of the post's web address, e.g. "
+                    "/blog/<address>/. Lowercase words joined by hyphens; changing it after "
+                    "publishing keeps the old address working.",
+                ),
+                FieldPanel(
+                    "seo_title",
+                    heading="Title in search results",
+                    help_text="Optional: a different headline for Google and browser tabs. "
+                    "Leave empty to use the post's title. About 60 characters show.",
+                ),
+                FieldPanel(
+                    "search_description",
+                    heading="Description in search results",
+                    help_text="Optional: the sentence under the headline in search results "
+                    "and on social cards. Leave empty to use the summary.",
+                ),
+            ],
+            heading="For search engines and social networks",
+        ),
         FieldRowPanel([FieldPanel("featured")], heading="Featured slot"),
     ]
     edit_handler = TabbedInterface(
@@ -345,6 +375,9 @@ class BlogPage(Page):
         ]
     )
 
+    base_form_class = BlogPageForm
+    # Templates print it beside the summary so the content checker can compare.
+    summary_max_length = SUMMARY_MAX_LENGTH
     parent_page_types = ["blog.BlogIndexPage"]
     subpage_types = []
 

@@ -1,0 +1,1 @@
+from . import editor_hooks  # noqa: F401  (Posts overview, calendar, share links, content checks)
