@@ -45,23 +45,23 @@ class ShareLinksView(WagtailAdminTemplateMixin, TemplateView):
 
     def setup(self, request, *args, **kwargs):
         super().setup(request, *args, **kwargs)
-        self.post = editable_post(request, kwargs["page_id"])
+        self.blog_post = editable_post(request, kwargs["page_id"])
 
     def get_page_subtitle(self):
-        return self.post.get_admin_display_title()
+        return self.blog_post.get_admin_display_title()
 
     def get_breadcrumbs_items(self):
         return [
             *self.breadcrumbs_items,
-            {"url": reverse("wagtailadmin_pages:edit", args=[self.post.pk]), "label": self.post},
+            {"url": reverse("wagtailadmin_pages:edit", args=[self.blog_post.pk]), "label": self.blog_post},
             {"url": "", "label": "Share draft"},
         ]
 
     def get_context_data(self, form=None, **kwargs):
         context = super().get_context_data(**kwargs)
-        links = self.post.share_links.select_related("created_by")
+        links = self.blog_post.share_links.select_related("created_by")
         context.update(
-            post=self.post,
+            post=self.blog_post,
             form=form or ShareLinkForm(),
             links=[
                 {
@@ -79,17 +79,19 @@ class ShareLinksView(WagtailAdminTemplateMixin, TemplateView):
         form = ShareLinkForm(request.POST)
         if not form.is_valid():
             return self.render_to_response(self.get_context_data(form=form))
+        now = timezone.now()
         link = DraftShareLink.objects.create(
-            page=self.post,
+            page=self.blog_post,
             created_by=request.user,
-            expires_at=timezone.now() + timedelta(days=form.cleaned_data["valid_for_days"]),
+            created_at=now,
+            expires_at=now + timedelta(days=form.cleaned_data["valid_for_days"]),
         )
         messages.success(
             request,
             f"Share link created. Anyone with it can read the newest draft until "
             f"{in_editor_zone(link.expires_at)}.",
         )
-        return redirect("blog_share_links", page_id=self.post.pk)
+        return redirect("blog_share_links", page_id=self.blog_post.pk)
 
 
 @require_POST
