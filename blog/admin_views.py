@@ -53,7 +53,10 @@ class ShareLinksView(WagtailAdminTemplateMixin, TemplateView):
     def get_breadcrumbs_items(self):
         return [
             *self.breadcrumbs_items,
-            {"url": reverse("wagtailadmin_pages:edit", args=[self.blog_post.pk]), "label": self.blog_post},
+            {
+                "url": reverse("wagtailadmin_pages:edit", args=[self.blog_post.pk]),
+                "label": self.blog_post,
+            },
             {"url": "", "label": "Share draft"},
         ]
 

@@ -3,6 +3,7 @@
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 
+from django.contrib.contenttypes.models import ContentType
 from django.db.models import (
     Case,
     CharField,
@@ -14,7 +15,6 @@ from django.db.models import (
     Value,
     When,
 )
-from django.contrib.contenttypes.models import ContentType
 from django.db.models.functions import Cast
 from django.utils import timezone
 from wagtail.models import Page, Revision, WorkflowState

@@ -6,7 +6,7 @@ from django.utils.html import format_html
 from wagtail_modeladmin.helpers import PageButtonHelper
 from wagtail_modeladmin.options import ModelAdmin
 
-from .editorial import STATUS_LABELS, SCHEDULED, editorial_posts, in_editor_zone
+from .editorial import SCHEDULED, STATUS_LABELS, editorial_posts, in_editor_zone
 from .models import Author, BlogPage, Topic
 
 

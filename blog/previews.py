@@ -20,9 +20,7 @@ class BlogPagePreviewMixin:
 
     def get_preview_template(self, request, mode_name):
         # An unknown mode (a hand-edited preview address) falls back to the full page.
-        return PREVIEW_TEMPLATES.get(mode_name) or super().get_preview_template(
-            request, mode_name
-        )
+        return PREVIEW_TEMPLATES.get(mode_name) or super().get_preview_template(request, mode_name)
 
     def get_preview_context(self, request, mode_name):
         if mode_name not in PREVIEW_TEMPLATES:

@@ -28,9 +28,7 @@ class DraftShareLinkQuerySet(models.QuerySet):
 class DraftShareLink(models.Model):
     """A secret address that shows one post's newest draft, whatever has been published."""
 
-    page = models.ForeignKey(
-        "blog.BlogPage", on_delete=models.CASCADE, related_name="share_links"
-    )
+    page = models.ForeignKey("blog.BlogPage", on_delete=models.CASCADE, related_name="share_links")
     token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -54,6 +52,9 @@ class DraftShareLink(models.Model):
     def __str__(self):
         return f"Share link for “{self.page.title}”"
 
+    def get_absolute_url(self):
+        return reverse("blog_shared_draft", kwargs={"token": self.token})
+
     @property
     def is_revoked(self):
         return self.revoked_at is not None
@@ -65,9 +66,6 @@ class DraftShareLink(models.Model):
     @property
     def is_usable(self):
         return not self.is_revoked and not self.is_expired
-
-    def get_absolute_url(self):
-        return reverse("blog_shared_draft", kwargs={"token": self.token})
 
     def revoke(self):
         if self.revoked_at is None:

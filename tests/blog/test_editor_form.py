@@ -52,9 +52,7 @@ def test_an_editor_publishes_a_new_post_through_the_add_form(
     editor_client, editor, blog, topic, hero_image
 ):
     author = editor.author_profile
-    response = editor_client.post(
-        add_url(blog), post_form(author, topic, hero_image, publish=True)
-    )
+    response = editor_client.post(add_url(blog), post_form(author, topic, hero_image, publish=True))
     assert response.status_code == 302
     post = BlogPage.objects.get(slug="why-our-gpus-ran-hot")
     assert post.live

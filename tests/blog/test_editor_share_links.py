@@ -43,9 +43,7 @@ def test_the_editor_finds_share_draft_in_the_post_header_menu(admin_client, post
     assert share_page_url(post) in response.content.decode()
 
 
-def test_an_anonymous_reviewer_reads_the_newest_draft_marked_as_such(
-    client, admin_client, post
-):
+def test_an_anonymous_reviewer_reads_the_newest_draft_marked_as_such(client, admin_client, post):
     link = create_link(admin_client, post)
     response = client.get(f"/share/{link.token}/")
     assert response.status_code == 200
