@@ -32,6 +32,7 @@ from wagtail.admin.panels import (
     ObjectList,
     PageChooserPanel,
     TabbedInterface,
+    TitleFieldPanel,
 )
 from wagtail.contrib.routable_page.models import RoutablePageMixin, path
 from wagtail.fields import StreamField
@@ -41,8 +42,10 @@ from wagtail.search import index
 
 from .blocks import BodyBlock
 from .feeds import BlogAtom, BlogFeed
-from .forms import ScheduledPageForm
+from .forms import BlogPageForm
+from .previews import BlogPagePreviewMixin
 from .seo import blog_index_meta, post_meta
+from .share_links import DraftShareLink  # noqa: F401  (registers the model with the blog app)
 
 SUMMARY_MAX_LENGTH = 300
 ALT_TEXT_MAX_LENGTH = 1000
@@ -392,7 +395,7 @@ class BlogPageTopic(Orderable):
         ]
 
 
-class BlogPage(OneQueryRestrictionsMixin, Page):
+class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
     """One post: card fields (summary, hero image), bylines, topics and a block body."""
 
     summary = models.TextField(
@@ -447,7 +450,10 @@ class BlogPage(OneQueryRestrictionsMixin, Page):
     ]
 
     content_panels = [
-        *Page.content_panels,
+        TitleFieldPanel(
+            "title",
+            help_text="The headline readers see on the post and its card. Short and specific.",
+        ),
         FieldPanel("summary"),
         MultiFieldPanel([FieldPanel("hero_image"), FieldPanel("hero_alt")], heading="Hero image"),
         MultipleChooserPanel(
@@ -468,7 +474,30 @@ class BlogPage(OneQueryRestrictionsMixin, Page):
         FieldPanel("body"),
     ]
     card_panels = [
-        *Page.promote_panels,
+        MultiFieldPanel(
+            [
+                FieldPanel(
+                    "slug",
+                    heading="Address",
+                    help_text="The last part of the post's web address, e.g. "
+                    "/blog/<address>/. Lowercase words joined by hyphens; changing it after "
+                    "publishing keeps the old address working.",
+                ),
+                FieldPanel(
+                    "seo_title",
+                    heading="Title in search results",
+                    help_text="Optional: a different headline for Google and browser tabs. "
+                    "Leave empty to use the post's title. About 60 characters show.",
+                ),
+                FieldPanel(
+                    "search_description",
+                    heading="Description in search results",
+                    help_text="Optional: the sentence under the headline in search results "
+                    "and on social cards. Leave empty to use the summary.",
+                ),
+            ],
+            heading="For search engines and social networks",
+        ),
         FieldRowPanel([FieldPanel("featured")], heading="Featured slot"),
     ]
     edit_handler = TabbedInterface(
@@ -479,9 +508,11 @@ class BlogPage(OneQueryRestrictionsMixin, Page):
         ]
     )
 
+    base_form_class = BlogPageForm
+    # Templates print it beside the summary so the content checker can compare.
+    summary_max_length = SUMMARY_MAX_LENGTH
     parent_page_types = ["blog.BlogIndexPage"]
     subpage_types = []
-    base_form_class = ScheduledPageForm
 
     def route(self, request, path_components):
         # Between expiry and the scheduler's next pass the post is still flagged live.

@@ -1,5 +1,6 @@
 from wagtail import hooks
 
+from . import editor_hooks  # noqa: F401  (Posts overview, calendar, share links, content checks)
 from .dashboard import ScheduledPublishingPanel
 
 

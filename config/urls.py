@@ -6,6 +6,7 @@ from wagtail import urls as wagtail_urls
 from wagtail.admin import urls as wagtailadmin_urls
 from wagtail.documents import urls as wagtaildocs_urls
 
+from blog.views import shared_draft
 from home import health, security
 
 urlpatterns = [
@@ -16,6 +17,7 @@ urlpatterns = [
     path("admin/", include(wagtailadmin_urls)),
     path("documents/", include(wagtaildocs_urls)),
     path("search/", include("search.urls")),
+    path("share/<str:token>/", shared_draft, name="blog_shared_draft"),
     path("", include("blog.urls")),
 ]
 

@@ -1,0 +1,126 @@
+"""Admin screens of the editor's toolkit: a post's share links and the editorial calendar."""
+
+from datetime import timedelta
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+from django.views.generic import TemplateView
+from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
+
+from .editorial import calendar_weeks, in_editor_zone
+from .models import BlogPage
+from .share_links import SHARE_LINK_DAYS, DraftShareLink
+
+VALID_FOR_CHOICES = [(1, "1 day"), (3, "3 days"), (7, "7 days"), (14, "14 days"), (30, "30 days")]
+
+
+class ShareLinkForm(forms.Form):
+    valid_for_days = forms.TypedChoiceField(
+        label="Link works for",
+        choices=VALID_FOR_CHOICES,
+        coerce=int,
+        initial=SHARE_LINK_DAYS,
+        help_text="After this the link stops working. You can also switch it off sooner.",
+    )
+
+
+def editable_post(request, page_id):
+    post = get_object_or_404(BlogPage, pk=page_id)
+    if not post.permissions_for_user(request.user).can_edit():
+        raise PermissionDenied
+    return post
+
+
+class ShareLinksView(WagtailAdminTemplateMixin, TemplateView):
+    """One post's review links: make a new one, copy one, switch one off."""
+
+    template_name = "blog/admin/share_links.html"
+    header_icon = "link"
+    page_title = "Share draft"
+
+    def setup(self, request, *args, **kwargs):
+        super().setup(request, *args, **kwargs)
+        self.blog_post = editable_post(request, kwargs["page_id"])
+
+    def get_page_subtitle(self):
+        return self.blog_post.get_admin_display_title()
+
+    def get_breadcrumbs_items(self):
+        return [
+            *self.breadcrumbs_items,
+            {
+                "url": reverse("wagtailadmin_pages:edit", args=[self.blog_post.pk]),
+                "label": self.blog_post,
+            },
+            {"url": "", "label": "Share draft"},
+        ]
+
+    def get_context_data(self, form=None, **kwargs):
+        context = super().get_context_data(**kwargs)
+        links = self.blog_post.share_links.select_related("created_by")
+        context.update(
+            post=self.blog_post,
+            form=form or ShareLinkForm(),
+            links=[
+                {
+                    "link": link,
+                    "url": self.request.build_absolute_uri(link.get_absolute_url()),
+                    "expires": in_editor_zone(link.expires_at),
+                    "created": in_editor_zone(link.created_at),
+                }
+                for link in links
+            ],
+        )
+        return context
+
+    def post(self, request, *args, **kwargs):
+        form = ShareLinkForm(request.POST)
+        if not form.is_valid():
+            return self.render_to_response(self.get_context_data(form=form))
+        now = timezone.now()
+        link = DraftShareLink.objects.create(
+            page=self.blog_post,
+            created_by=request.user,
+            created_at=now,
+            expires_at=now + timedelta(days=form.cleaned_data["valid_for_days"]),
+        )
+        messages.success(
+            request,
+            f"Share link created. Anyone with it can read the newest draft until "
+            f"{in_editor_zone(link.expires_at)}.",
+        )
+        return redirect("blog_share_links", page_id=self.blog_post.pk)
+
+
+@require_POST
+def revoke_share_link(request, pk):
+    """Switch a link off at once; the reviewer then gets a 'not found' page."""
+    link = get_object_or_404(DraftShareLink, pk=pk)
+    editable_post(request, link.page_id)
+    link.revoke()
+    messages.success(request, "Share link switched off. It now shows a 'not found' page.")
+    return redirect("blog_share_links", page_id=link.page_id)
+
+
+class CalendarView(WagtailAdminTemplateMixin, TemplateView):
+    """What goes live and what expires in each of the coming weeks."""
+
+    template_name = "blog/admin/calendar.html"
+    header_icon = "date"
+    page_title = "Editorial calendar"
+
+    def get_breadcrumbs_items(self):
+        return [*self.breadcrumbs_items, {"url": "", "label": self.page_title}]
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.update(
+            weeks=calendar_weeks(),
+            time_zone=timezone.get_current_timezone_name(),
+        )
+        return context

@@ -1,0 +1,67 @@
+"""The blog's own checks, run by Wagtail's content checker beside its accessibility rules.
+
+They look at markers the templates print: `data-content-check="card-image"` on every card and
+hero picture, `data-summary-limit` on every summary. Axe checks are plain JSON here: one reuses
+an evaluator axe ships with, the other is a function source string, which axe compiles itself.
+"""
+
+from wagtail.admin.userbar import ContentCheckerItem
+
+CARD_ALT_RULE = "cedana-card-alt-text"
+SUMMARY_RULE = "cedana-summary-length"
+
+SUMMARY_WITHIN_LIMIT = """function (node) {
+    var limit = parseInt(node.getAttribute("data-summary-limit"), 10);
+    var length = node.textContent.trim().length;
+    return length > 0 && (!limit || length <= limit);
+}"""
+
+
+class BlogContentCheckerItem(ContentCheckerItem):
+    axe_run_only = [*ContentCheckerItem.axe_run_only, CARD_ALT_RULE, SUMMARY_RULE]
+    axe_custom_rules = [
+        *ContentCheckerItem.axe_custom_rules,
+        {
+            "id": CARD_ALT_RULE,
+            "impact": "serious",
+            "selector": 'img[data-content-check="card-image"]',
+            "tags": ["best-practice"],
+            "any": [f"{CARD_ALT_RULE}-check"],
+            "enabled": True,
+        },
+        {
+            "id": SUMMARY_RULE,
+            "impact": "moderate",
+            "selector": "[data-summary-limit]",
+            "tags": ["best-practice"],
+            "any": [f"{SUMMARY_RULE}-check"],
+            "enabled": True,
+        },
+    ]
+    axe_custom_checks = [
+        *ContentCheckerItem.axe_custom_checks,
+        {
+            "id": f"{CARD_ALT_RULE}-check",
+            "evaluate": "attr-non-space-content-evaluate",
+            "options": {"attribute": "alt"},
+        },
+        {"id": f"{SUMMARY_RULE}-check", "evaluate": SUMMARY_WITHIN_LIMIT},
+    ]
+    axe_messages = {
+        **ContentCheckerItem.axe_messages,
+        CARD_ALT_RULE: {
+            "error_name": "Card picture has no alt text",
+            "help_text": "Describe the hero image in “Hero image alt text” on the Content tab",
+        },
+        SUMMARY_RULE: {
+            "error_name": "Summary is empty or too long",
+            "help_text": "Write one or two sentences within the summary's character limit",
+        },
+    }
+
+
+def use_blog_content_checks(items):
+    """Swap Wagtail's checker item for ours, wherever the userbar shows one."""
+    for position, item in enumerate(items):
+        if isinstance(item, ContentCheckerItem) and not isinstance(item, BlogContentCheckerItem):
+            items[position] = BlogContentCheckerItem(in_editor=item.in_editor)

@@ -1,0 +1,66 @@
+"""Admin hooks for the editor's toolkit: the Posts overview, the calendar, share links and the
+blog's content checks. Loaded from wagtail_hooks.py."""
+
+from django.urls import path, reverse
+from wagtail import hooks
+from wagtail.admin.menu import MenuItem
+from wagtail.admin.ui.menus.pages import PageMenuItem
+from wagtail_modeladmin.options import modeladmin_register
+
+from .admin_views import CalendarView, ShareLinksView, revoke_share_link
+from .content_checks import use_blog_content_checks
+from .editorial_admin import PostsAdmin
+from .models import BlogPage
+
+modeladmin_register(PostsAdmin)
+
+
+@hooks.register("register_admin_urls")
+def register_editor_toolkit_urls():
+    return [
+        path("calendar/", CalendarView.as_view(), name="blog_calendar"),
+        path(
+            "blog/posts/<int:page_id>/share-links/",
+            ShareLinksView.as_view(),
+            name="blog_share_links",
+        ),
+        path(
+            "blog/share-links/<int:pk>/revoke/",
+            revoke_share_link,
+            name="blog_share_link_revoke",
+        ),
+    ]
+
+
+@hooks.register("register_admin_menu_item")
+def register_calendar_menu_item():
+    return MenuItem(
+        "Calendar", reverse("blog_calendar"), icon_name="date", name="calendar", order=160
+    )
+
+
+class ShareDraftMenuItem(PageMenuItem):
+    label = "Share draft"
+    icon_name = "link"
+    url_name = "blog_share_links"
+    priority = 25
+
+    def is_shown(self, user):
+        return self.page.permissions_for_user(user).can_edit()
+
+
+@hooks.register("register_page_header_buttons")
+def register_share_draft_header_button(page, user, view_name, next_url=None):
+    if issubclass(page.specific_class or type(page), BlogPage):
+        yield ShareDraftMenuItem(page=page)
+
+
+@hooks.register("register_page_listing_more_buttons")
+def register_share_draft_listing_button(page, user, next_url=None):
+    if issubclass(page.specific_class or type(page), BlogPage):
+        yield ShareDraftMenuItem(page=page)
+
+
+@hooks.register("construct_wagtail_userbar")
+def register_blog_content_checks(request, items, page):
+    use_blog_content_checks(items)

@@ -1,0 +1,123 @@
+"""The editorial overview: every post with its status, and the weeks ahead of go-lives."""
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+
+from django.contrib.contenttypes.models import ContentType
+from django.db.models import (
+    Case,
+    CharField,
+    Exists,
+    OuterRef,
+    Prefetch,
+    Q,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Cast
+from django.utils import timezone
+from wagtail.models import Page, Revision, WorkflowState
+
+from .models import BlogPage, BlogPageAuthor, BlogPageTopic
+
+DRAFT, IN_REVIEW, SCHEDULED, LIVE, EXPIRED = "draft", "in_review", "scheduled", "live", "expired"
+STATUS_LABELS = {
+    DRAFT: "Draft",
+    IN_REVIEW: "In review",
+    SCHEDULED: "Scheduled",
+    LIVE: "Live",
+    EXPIRED: "Expired",
+}
+CALENDAR_WEEKS = 8
+
+
+def with_editorial_status(posts):
+    """Annotate each post with its status and scheduled go-live, in a fixed number of queries."""
+    page_id = Cast(OuterRef("pk"), output_field=CharField())
+    now = timezone.now()
+    scheduled_revisions = Revision.page_revisions.filter(
+        object_id=page_id, approved_go_live_at__isnull=False
+    )
+    return posts.annotate(
+        scheduled_at=Subquery(scheduled_revisions.values("approved_go_live_at")[:1]),
+        in_review=Exists(
+            WorkflowState.objects.active().filter(
+                base_content_type=ContentType.objects.get_for_model(Page), object_id=page_id
+            )
+        ),
+        editorial_status=Case(
+            # Wagtail flags expiry on its next pass; until then a past expire_at is expired too.
+            When(Q(expired=True) | Q(expire_at__lte=now), then=Value(EXPIRED)),
+            When(scheduled_at__isnull=False, then=Value(SCHEDULED)),
+            When(in_review=True, then=Value(IN_REVIEW)),
+            When(live=True, then=Value(LIVE)),
+            default=Value(DRAFT),
+            output_field=CharField(),
+        ),
+    )
+
+
+def editorial_posts():
+    """Every post, whatever its state, with what the overview prints about it."""
+    return with_editorial_status(BlogPage.objects.all()).prefetch_related(
+        Prefetch(
+            "author_links",
+            queryset=BlogPageAuthor.objects.select_related("author").order_by("sort_order"),
+        ),
+        Prefetch(
+            "topic_links",
+            queryset=BlogPageTopic.objects.select_related("topic").order_by("sort_order"),
+        ),
+    )
+
+
+def in_editor_zone(moment):
+    """'12 Mar 2027, 09:30 Europe/Berlin': the editor's own clock, with the zone named."""
+    local = timezone.localtime(moment)
+    return f"{local:%-d %b %Y, %H:%M} {timezone.get_current_timezone_name()}"
+
+
+@dataclass
+class CalendarWeek:
+    starts: date
+    go_lives: list = field(default_factory=list)
+    expiries: list = field(default_factory=list)
+
+    @property
+    def ends(self):
+        return self.starts + timedelta(days=6)
+
+    @property
+    def is_empty(self):
+        return not (self.go_lives or self.expiries)
+
+
+def calendar_weeks(today=None, weeks=CALENDAR_WEEKS):
+    """The coming weeks (Monday to Sunday in the editor's zone), each with its go-lives and expiries."""
+    today = today or timezone.localdate()
+    first_monday = today - timedelta(days=today.weekday())
+    tz = timezone.get_current_timezone()
+    window_start = datetime.combine(first_monday, time.min, tzinfo=tz)
+    window_end = window_start + timedelta(weeks=weeks)
+    calendar = [CalendarWeek(first_monday + timedelta(weeks=n)) for n in range(weeks)]
+
+    def week_of(moment):
+        return calendar[(timezone.localdate(moment, tz) - first_monday).days // 7]
+
+    scheduled = (
+        editorial_posts()
+        .filter(scheduled_at__gte=window_start, scheduled_at__lt=window_end)
+        .order_by("scheduled_at", "pk")
+    )
+    for post in scheduled:
+        week_of(post.scheduled_at).go_lives.append(post)
+    expiring = (
+        editorial_posts()
+        .filter(expire_at__gte=max(window_start, timezone.now()), expire_at__lt=window_end)
+        .filter(Q(live=True) | Q(scheduled_at__isnull=False))
+        .order_by("expire_at", "pk")
+    )
+    for post in expiring:
+        week_of(post.expire_at).expiries.append(post)
+    return calendar

@@ -1,0 +1,127 @@
+"""The "Posts" section of the admin: every post with its status, filters, search and sorting."""
+
+from django.contrib.admin import SimpleListFilter, display
+from django.urls import reverse
+from django.utils.html import format_html
+from wagtail_modeladmin.helpers import PageButtonHelper
+from wagtail_modeladmin.options import ModelAdmin
+
+from .editorial import SCHEDULED, STATUS_LABELS, editorial_posts, in_editor_zone
+from .models import Author, BlogPage, Topic
+
+
+class StatusFilter(SimpleListFilter):
+    title = "status"
+    parameter_name = "status"
+
+    def lookups(self, request, model_admin):
+        return list(STATUS_LABELS.items())
+
+    def queryset(self, request, queryset):
+        if self.value() in STATUS_LABELS:
+            return queryset.filter(editorial_status=self.value())
+        return queryset
+
+
+class TopicFilter(SimpleListFilter):
+    title = "topic"
+    parameter_name = "topic"
+
+    def lookups(self, request, model_admin):
+        return [(topic.slug, topic.name) for topic in Topic.objects.order_by("name")]
+
+    def queryset(self, request, queryset):
+        if self.value():
+            return queryset.filter(topic_links__topic__slug=self.value()).distinct()
+        return queryset
+
+
+class AuthorFilter(SimpleListFilter):
+    title = "author"
+    parameter_name = "author"
+
+    def lookups(self, request, model_admin):
+        return [(author.slug, author.name) for author in Author.objects.order_by("name")]
+
+    def queryset(self, request, queryset):
+        if self.value():
+            return queryset.filter(author_links__author__slug=self.value()).distinct()
+        return queryset
+
+
+class PostButtonHelper(PageButtonHelper):
+    """Edit, preview the newest draft, and share it, under each title."""
+
+    def get_buttons_for_obj(self, obj, exclude=None, classnames_add=None, classnames_exclude=None):
+        buttons = super().get_buttons_for_obj(
+            obj, exclude=["copy", "delete", "unpublish"], classnames_add=classnames_add
+        )
+        if self.permission_helper.user_can_edit_obj(self.request.user, obj):
+            buttons += [
+                {
+                    "url": reverse("wagtailadmin_pages:view_draft", args=[obj.pk]),
+                    "label": "Preview",
+                    "classname": "button button-secondary button-small",
+                    "title": f"Preview the newest draft of “{obj.title}” in a new tab",
+                },
+                {
+                    "url": reverse("blog_share_links", args=[obj.pk]),
+                    "label": "Share draft",
+                    "classname": "button button-secondary button-small",
+                    "title": f"Create a review link for “{obj.title}”",
+                },
+            ]
+        return buttons
+
+
+class PostsAdmin(ModelAdmin):
+    model = BlogPage
+    menu_label = "Posts"
+    menu_icon = "doc-full"
+    menu_order = 150
+    add_to_settings_menu = False
+    list_display = (
+        "title",
+        "status",
+        "scheduled_for",
+        "first_published",
+        "author_names",
+        "topic_names",
+        "last_edited",
+    )
+    list_filter = (StatusFilter, TopicFilter, AuthorFilter)
+    search_fields = ("title",)
+    list_per_page = 50
+    ordering = ("-latest_revision_created_at", "-pk")
+    button_helper_class = PostButtonHelper
+
+    def get_queryset(self, request):
+        return editorial_posts().order_by(*self.ordering)
+
+    @display(description="Status", ordering="editorial_status")
+    def status(self, post):
+        label = STATUS_LABELS[post.editorial_status]
+        if post.editorial_status == SCHEDULED:
+            return format_html("{}<br><small>{}</small>", label, in_editor_zone(post.scheduled_at))
+        return label
+
+    @display(description="Scheduled go-live", ordering="scheduled_at")
+    def scheduled_for(self, post):
+        return in_editor_zone(post.scheduled_at) if post.scheduled_at else "—"
+
+    @display(description="First published", ordering="first_published_at")
+    def first_published(self, post):
+        return in_editor_zone(post.first_published_at) if post.first_published_at else "—"
+
+    @display(description="Authors")
+    def author_names(self, post):
+        return ", ".join(author.name for author in post.authors) or "—"
+
+    @display(description="Topics")
+    def topic_names(self, post):
+        return ", ".join(topic.name for topic in post.topics) or "—"
+
+    @display(description="Last edit", ordering="latest_revision_created_at")
+    def last_edited(self, post):
+        moment = post.latest_revision_created_at
+        return in_editor_zone(moment) if moment else "—"

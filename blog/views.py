@@ -1,0 +1,27 @@
+"""Reader-facing views of the blog app that are not pages: the reviewers' share links."""
+
+from django.contrib.auth.models import AnonymousUser
+from django.http import Http404
+from django.template.response import TemplateResponse
+from django.utils.cache import patch_cache_control
+
+from .share_links import DraftShareLink
+
+
+def shared_draft(request, token):
+    """The newest draft of one post, for whoever holds a usable link; 404 otherwise."""
+    link = DraftShareLink.objects.usable().select_related("page").filter(token=token).first()
+    if link is None:
+        raise Http404("This share link is unknown, revoked or expired.")
+    draft = link.page.get_latest_revision_as_object()
+    # A reviewer who happens to be signed in must still see the reader's page, no admin bar.
+    request.user = AnonymousUser()
+    request.is_preview = True
+    response = TemplateResponse(
+        request, "blog/shared_draft.html", {"page": draft, "link": link, "shared_draft": True}
+    )
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    # The token is the secret: never let it leak to other sites through the Referer header.
+    response["Referrer-Policy"] = "no-referrer"
+    patch_cache_control(response, private=True, no_store=True)
+    return response

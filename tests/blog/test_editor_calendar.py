@@ -1,0 +1,168 @@
+"""The "Posts" overview and the editorial calendar, as an editor reads them."""
+
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from bs4 import BeautifulSoup
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from wagtail.models import Workflow
+from wagtail.users.models import UserProfile
+
+from blog.models import BlogPage
+from tests.factories import draft_post, make_author, make_topic, publish_post
+
+pytestmark = pytest.mark.django_db
+
+POSTS_URL = "/admin/blog/blogpage/"
+
+
+def rows(response):
+    """Each listed post as {column heading: cell text}."""
+    page = BeautifulSoup(response.content, "html.parser")
+    headings = [th.get_text(" ", strip=True) for th in page.select("table.listing thead th")]
+    listed = {}
+    for tr in page.select("table.listing tbody tr"):
+        cells = [" ".join(td.get_text(" ").split()) for td in tr.select("td")]
+        row = dict(zip(headings, cells, strict=False))
+        title = tr.select_one("td .title-wrapper, td a").get_text(" ", strip=True)
+        listed[title] = row
+    return listed
+
+
+def status_of(response, title):
+    row = next(r for t, r in rows(response).items() if t.startswith(title))
+    return next(value for key, value in row.items() if key.startswith("Status"))
+
+
+def schedule(post, when):
+    post.go_live_at = when
+    post.save_revision().publish()
+
+
+@pytest.fixture
+def newsroom(blog, author, topic, admin_user):
+    """One post in each state an editor distinguishes."""
+    soon = timezone.now() + timedelta(days=10)
+    posts = {
+        "draft": draft_post(blog, "Rough draft", authors=[author], topics=[topic]),
+        "review": draft_post(blog, "Waiting for review", authors=[author], topics=[topic]),
+        "scheduled": draft_post(blog, "Coming soon", authors=[author], topics=[topic]),
+        "live": publish_post(blog, "Out there", authors=[author], topics=[topic]),
+        "expired": publish_post(blog, "Gone stale", authors=[author], topics=[topic]),
+    }
+    Workflow.objects.get(name="Moderators approval").start(posts["review"], admin_user)
+    schedule(posts["scheduled"], soon)
+    BlogPage.objects.filter(pk=posts["expired"].pk).update(
+        expire_at=timezone.now() - timedelta(hours=1)
+    )
+    return posts
+
+
+def test_the_overview_names_each_posts_status(admin_client, newsroom):
+    response = admin_client.get(POSTS_URL)
+    assert response.status_code == 200
+    assert status_of(response, "Rough draft") == "Draft"
+    assert status_of(response, "Waiting for review") == "In review"
+    assert status_of(response, "Coming soon").startswith("Scheduled")
+    assert status_of(response, "Out there") == "Live"
+    assert status_of(response, "Gone stale") == "Expired"
+
+
+def test_a_scheduled_go_live_shows_in_the_editors_own_time_zone(admin_client, admin_user, newsroom):
+    profile = UserProfile.get_for_user(admin_user)
+    profile.current_time_zone = "Asia/Tokyo"
+    profile.save()
+    go_live = newsroom["scheduled"].get_latest_revision().approved_go_live_at
+    tokyo = timezone.localtime(go_live, timezone=ZoneInfo("Asia/Tokyo"))
+    status = status_of(admin_client.get(POSTS_URL), "Coming soon")
+    assert f"{tokyo:%H:%M} Asia/Tokyo" in status
+
+
+def test_the_overview_filters_by_status_topic_and_author(admin_client, blog, newsroom):
+    other_topic = make_topic("Networking")
+    other_author = make_author("Linus")
+    publish_post(blog, "Switch fabric", authors=[other_author], topics=[other_topic])
+
+    scheduled = rows(admin_client.get(POSTS_URL, {"status": "scheduled"}))
+    assert [title.split(" ")[0:2] for title in scheduled] == [["Coming", "soon"]]
+    by_topic = rows(admin_client.get(POSTS_URL, {"topic": "networking"}))
+    assert len(by_topic) == 1 and next(iter(by_topic)).startswith("Switch fabric")
+    by_author = rows(admin_client.get(POSTS_URL, {"author": "linus"}))
+    assert len(by_author) == 1 and next(iter(by_author)).startswith("Switch fabric")
+
+
+def test_the_overview_searches_titles(admin_client, newsroom):
+    found = rows(admin_client.get(POSTS_URL, {"q": "stale"}))
+    assert len(found) == 1 and next(iter(found)).startswith("Gone stale")
+
+
+def test_the_overview_sorts_by_first_publication(admin_client, blog, author, topic):
+    now = timezone.now()
+    publish_post(blog, "Older", authors=[author], topics=[topic], published_at=now - timedelta(3))
+    publish_post(blog, "Newer", authors=[author], topics=[topic], published_at=now - timedelta(1))
+    page = BeautifulSoup(admin_client.get(POSTS_URL).content, "html.parser")
+    sort_link = next(
+        a["href"] for a in page.select("thead th a") if "First published" in a.get_text()
+    )
+    titles = list(rows(admin_client.get(POSTS_URL + sort_link)))
+    assert [t.split(" ")[0] for t in titles] == ["Older", "Newer"]
+
+
+def test_each_listed_post_links_to_its_editor_preview_and_share_screen(admin_client, newsroom):
+    html = admin_client.get(POSTS_URL).content.decode()
+    post = newsroom["draft"]
+    assert f"/admin/pages/{post.pk}/edit/" in html
+    assert f"/admin/pages/{post.pk}/view_draft/" in html
+    assert f"/admin/blog/posts/{post.pk}/share-links/" in html
+
+
+def count_queries(client, url):
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+@pytest.mark.parametrize("user", ["admin", "editor"])
+def test_the_overview_costs_the_same_queries_for_5_or_30_posts(
+    user, admin_client, editor_client, blog, author, topic
+):
+    client = admin_client if user == "admin" else editor_client
+    for n in range(5):
+        publish_post(blog, f"Post {n}", authors=[author], topics=[topic])
+    few = count_queries(client, POSTS_URL)
+    for n in range(5, 30):
+        draft_post(blog, f"Post {n}", authors=[author], topics=[topic])
+    assert count_queries(client, POSTS_URL) == few
+
+
+def test_the_calendar_lists_go_lives_and_expiries_week_by_week(admin_client, blog, author, topic):
+    now = timezone.now()
+    coming = draft_post(blog, "Launch notes", authors=[author], topics=[topic])
+    schedule(coming, now + timedelta(days=15))
+    ending = publish_post(blog, "Holiday hours", authors=[author], topics=[topic])
+    BlogPage.objects.filter(pk=ending.pk).update(expire_at=now + timedelta(days=3))
+    far = draft_post(blog, "Next year", authors=[author], topics=[topic])
+    schedule(far, now + timedelta(days=120))
+
+    response = admin_client.get("/admin/calendar/")
+    assert response.status_code == 200
+    page = BeautifulSoup(response.content, "html.parser")
+    weeks = page.select("section.editorial-week")
+    assert len(weeks) == 8
+    week_text = [" ".join(week.get_text(" ").split()) for week in weeks]
+    launch_week = next(i for i, text in enumerate(week_text) if "Launch notes" in text)
+    expiry_week = next(i for i, text in enumerate(week_text) if "Holiday hours" in text)
+    assert launch_week in (2, 3)
+    assert expiry_week in (0, 1)
+    assert "Goes live" in week_text[launch_week] and "Expires" in week_text[expiry_week]
+    assert "Next year" not in " ".join(week_text)
+    assert "UTC" in page.select_one(".help-block").get_text()
+
+
+def test_the_calendar_and_posts_are_in_the_admin_menu(admin_client):
+    html = admin_client.get("/admin/").content.decode()
+    assert "/admin/calendar/" in html
+    assert POSTS_URL in html

@@ -1,0 +1,133 @@
+"""What a writer meets in the post editor: the add form, its defaults, its help and its errors."""
+
+import pytest
+from bs4 import BeautifulSoup
+from django.conf import settings
+from wagtail.test.utils.form_data import (
+    inline_formset,
+    nested_form_data,
+    querydict_from_html,
+    rich_text,
+    streamfield,
+)
+
+from blog.models import BlogPage
+
+pytestmark = pytest.mark.django_db
+
+
+def add_url(blog):
+    return f"/admin/pages/add/blog/blogpage/{blog.pk}/"
+
+
+def post_form(author=None, topic=None, image=None, publish=False, **fields):
+    """The form as the browser sends it; empty values are what an editor left blank."""
+    data = {
+        "title": "Why our GPUs ran hot",
+        "slug": "why-our-gpus-ran-hot",
+        "summary": "A look at the cooling fault behind last week's slow training runs.",
+        "hero_image": image.pk if image else "",
+        "hero_alt": "A rack of GPUs with a thermal camera overlay" if image else "",
+        "author_links": inline_formset([{"author": author.pk}] if author else []),
+        "topic_links": inline_formset([{"topic": topic.pk}] if topic else []),
+        "body": streamfield([("paragraph", rich_text("<p>It started with a fan.</p>"))]),
+        "comments": inline_formset([]),
+        "seo_title": "",
+        "search_description": "",
+        "go_live_at": "",
+        "expire_at": "",
+    }
+    data.update(fields)
+    if publish:
+        data["action-publish"] = "action-publish"
+    return nested_form_data(data)
+
+
+def form_fields(response):
+    """The values the browser would send back, as the page renders them."""
+    return querydict_from_html(response.content.decode(), form_id="page-edit-form").dict()
+
+
+def test_an_editor_publishes_a_new_post_through_the_add_form(
+    editor_client, editor, blog, topic, hero_image
+):
+    author = editor.author_profile
+    response = editor_client.post(add_url(blog), post_form(author, topic, hero_image, publish=True))
+    assert response.status_code == 302
+    post = BlogPage.objects.get(slug="why-our-gpus-ran-hot")
+    assert post.live
+    assert post.authors == [author]
+    assert post.topics == [topic]
+    assert editor_client.get(post.url).status_code == 200
+
+
+def test_a_new_post_starts_with_the_signed_in_editor_as_author(editor_client, editor, blog):
+    response = editor_client.get(add_url(blog))
+    assert response.status_code == 200
+    rendered = form_fields(response)
+    assert rendered["author_links-0-author"] == str(editor.author_profile.pk)
+
+    # The editor leaves the byline as it came and saves a draft.
+    byline = {key: value for key, value in rendered.items() if key.startswith("author_links-")}
+    data = {k: v for k, v in post_form().items() if not k.startswith("author_links-")}
+    response = editor_client.post(add_url(blog), {**data, **byline})
+    assert response.status_code == 302
+    draft = BlogPage.objects.get(slug="why-our-gpus-ran-hot").get_latest_revision_as_object()
+    assert draft.authors == [editor.author_profile]
+
+
+def test_an_editor_without_an_author_profile_starts_with_no_author(admin_client, blog):
+    response = admin_client.get(add_url(blog))
+    assert response.status_code == 200
+    assert form_fields(response).get("author_links-0-author", "") == ""
+
+
+def test_an_incomplete_post_can_be_saved_as_a_draft(editor_client, blog):
+    data = post_form(summary="", hero_alt="")
+    response = editor_client.post(add_url(blog), data)
+    assert response.status_code == 302
+    draft = BlogPage.objects.get(slug="why-our-gpus-ran-hot")
+    assert not draft.live
+    assert draft.summary == ""
+
+
+def test_an_invalid_publish_keeps_everything_the_editor_typed(editor_client, editor, blog, topic):
+    typed_title = "Half-finished thoughts on fan curves"
+    typed_seo = "Fan curves, explained"
+    data = post_form(
+        editor.author_profile,
+        topic,
+        image=None,
+        publish=True,
+        title=typed_title,
+        summary="",
+        seo_title=typed_seo,
+    )
+    response = editor_client.post(add_url(blog), data)
+    assert response.status_code == 200
+    assert "The page could not be created due to validation errors" in response.content.decode()
+    fields = form_fields(response)
+    assert fields["title"] == typed_title
+    assert fields["seo_title"] == typed_seo
+    assert fields["author_links-0-author"] == str(editor.author_profile.pk)
+    assert "It started with a fan." in response.content.decode()
+    assert not BlogPage.objects.exists()
+
+
+def test_every_field_an_editor_sees_explains_itself(admin_client, blog):
+    soup = BeautifulSoup(admin_client.get(add_url(blog)).content, "html.parser")
+    for name in ("title", "summary", "hero_alt", "slug", "seo_title", "search_description"):
+        field = soup.select_one(f'[name="{name}"]')
+        wrapper = field.find_parent(attrs={"data-field-wrapper": True})
+        help_node = wrapper.select_one(".help, [id$='-helptext']") if wrapper else None
+        assert help_node is not None and help_node.get_text(strip=True), name
+    assert soup.select_one('textarea[name="summary"]')["maxlength"] == "300"
+    text = soup.get_text(" ")
+    assert "Title in search results" in text
+    assert "Description in search results" in text
+
+
+def test_autosave_comments_and_editing_notices_are_on():
+    assert settings.WAGTAILADMIN_COMMENTS_ENABLED is True
+    assert settings.WAGTAIL_AUTOSAVE_INTERVAL > 0
+    assert settings.WAGTAIL_EDITING_SESSION_PING_INTERVAL > 0

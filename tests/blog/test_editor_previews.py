@@ -1,0 +1,166 @@
+"""The preview panel's modes, and the blog's own content checks beside the accessibility ones."""
+
+import json
+
+import pytest
+from bs4 import BeautifulSoup
+from wagtail.test.utils.form_data import inline_formset, nested_form_data, rich_text, streamfield
+
+from blog.content_checks import CARD_ALT_RULE, SUMMARY_RULE
+from tests.factories import publish_post
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def post(blog, author, topic):
+    return publish_post(
+        blog,
+        "Cooling the training cluster",
+        authors=[author],
+        topics=[topic],
+        summary="How we stopped thermal throttling.",
+        hero_alt="Blueprint of a rack with airflow arrows",
+    )
+
+
+def preview(client, post, mode=None, **changes):
+    """Send the editor's current form to the preview endpoint, then open the preview."""
+    url = f"/admin/pages/{post.pk}/edit/preview/"
+    data = nested_form_data(
+        {
+            "title": changes.get("title", post.title),
+            "slug": post.slug,
+            "summary": changes.get("summary", post.summary),
+            "hero_image": post.hero_image_id,
+            "hero_alt": changes.get("hero_alt", post.hero_alt),
+            "author_links": inline_formset([{"author": a.pk} for a in post.authors]),
+            "topic_links": inline_formset([{"topic": t.pk} for t in post.topics]),
+            "body": streamfield([("paragraph", rich_text("<p>Unsaved words.</p>"))]),
+            "comments": inline_formset([]),
+            "seo_title": changes.get("seo_title", ""),
+            "search_description": changes.get("search_description", ""),
+        }
+    )
+    state = client.post(url, data).json()
+    assert state["is_valid"], state
+    return client.get(url, {"mode": mode} if mode is not None else {})
+
+
+def soup(response):
+    return BeautifulSoup(response.content, "html.parser")
+
+
+def test_the_post_offers_four_preview_modes(post):
+    assert [label for _, label in post.preview_modes] == [
+        "Full page",
+        "Card",
+        "Featured slot",
+        "Social share card",
+    ]
+
+
+def test_full_page_preview_shows_unsaved_changes(admin_client, post):
+    response = preview(admin_client, post, title="A better headline")
+    assert response.status_code == 200
+    page = soup(response)
+    assert page.select_one("h1.post__title").get_text() == "A better headline"
+    assert "Unsaved words." in page.select_one(".post__body").get_text()
+
+
+def test_card_preview_shows_the_card_as_listed_with_the_site_styles(admin_client, post):
+    page = soup(preview(admin_client, post, "card", summary="A sharper summary."))
+    card = page.select_one(".card-grid .card")
+    assert card.select_one(".card__title").get_text(strip=True) == post.title
+    assert card.select_one(".card__summary").get_text(strip=True) == "A sharper summary."
+    assert card.select_one("img")["alt"] == "Blueprint of a rack with airflow arrows"
+    assert page.select_one('link[rel="stylesheet"]')["href"].endswith("css/site.css")
+
+
+def test_featured_slot_preview_shows_the_featured_card(admin_client, post):
+    page = soup(preview(admin_client, post, "featured"))
+    assert page.select_one(".featured__title").get_text(strip=True) == post.title
+    assert page.select_one(".featured .badge").get_text() == "Featured"
+
+
+def test_social_card_preview_shows_what_a_network_would(admin_client, post):
+    page = soup(
+        preview(
+            admin_client,
+            post,
+            "social",
+            seo_title="Cooler GPUs in 3 steps",
+            search_description="What we changed in the racks.",
+        )
+    )
+    card = page.select_one(".social-card")
+    image = card.select_one("img")
+    assert (image["width"], image["height"]) == ("1200", "630")
+    assert card.select_one(".social-card__title").get_text() == "Cooler GPUs in 3 steps"
+    assert card.select_one(".social-card__description").get_text() == (
+        "What we changed in the racks."
+    )
+    assert card.select_one(".social-card__domain").get_text() == post.get_site().hostname.upper()
+
+
+def test_an_unknown_preview_mode_falls_back_to_the_full_page(admin_client, post):
+    response = preview(admin_client, post, "no-such-mode")
+    assert response.status_code == 200
+    assert soup(response).select_one("h1.post__title")
+
+
+def test_a_new_post_can_be_previewed_before_its_first_save(admin_client, blog, author, topic):
+    url = f"/admin/pages/add/blog/blogpage/{blog.pk}/preview/"
+    data = nested_form_data(
+        {
+            "title": "Brand new",
+            "slug": "brand-new",
+            "summary": "Not saved yet.",
+            "hero_alt": "",
+            "author_links": inline_formset([{"author": author.pk}]),
+            "topic_links": inline_formset([{"topic": topic.pk}]),
+            "body": streamfield([]),
+            "comments": inline_formset([]),
+        }
+    )
+    assert admin_client.post(url, data).json()["is_valid"]
+    for mode in ("", "card", "featured", "social"):
+        response = admin_client.get(url, {"mode": mode})
+        assert response.status_code == 200, mode
+        assert "Brand new" in response.content.decode(), mode
+
+
+def axe_configuration(response):
+    page = soup(response)
+    template = page.select_one("template#wagtail-userbar-template")
+    inner = BeautifulSoup(template.decode_contents(), "html.parser")
+    return json.loads(inner.select_one("#checker-axe-configuration").get_text())
+
+
+def test_the_content_checker_runs_the_blog_checks_on_a_post(admin_client, post):
+    config = axe_configuration(admin_client.get(post.url))
+    assert {CARD_ALT_RULE, SUMMARY_RULE} <= set(config["options"]["runOnly"])
+    rules = {rule["id"]: rule for rule in config["spec"]["rules"]}
+    assert rules[CARD_ALT_RULE]["selector"] == 'img[data-content-check="card-image"]'
+    assert rules[SUMMARY_RULE]["selector"] == "[data-summary-limit]"
+    assert "alt-text-quality" in rules, "Wagtail's own checks stay"
+    checks = {check["id"]: check for check in config["spec"]["checks"]}
+    assert checks[f"{SUMMARY_RULE}-check"]["evaluate"].startswith("function")
+    assert config["messages"][CARD_ALT_RULE]["error_name"] == "Card picture has no alt text"
+
+
+def test_the_checks_panel_in_the_editor_runs_the_blog_checks(admin_client, post):
+    url = f"/admin/pages/{post.pk}/edit/preview/"
+    preview(admin_client, post)
+    config = axe_configuration(admin_client.get(url, {"in_preview_panel": "true"}))
+    assert CARD_ALT_RULE in config["options"]["runOnly"]
+
+
+def test_the_pages_mark_what_the_checks_look_at(admin_client, post):
+    for mode in ("", "card", "featured", "social"):
+        page = soup(preview(admin_client, post, mode))
+        image = page.select_one('img[data-content-check="card-image"]')
+        assert image["alt"] == "Blueprint of a rack with airflow arrows", mode
+        summary = page.select_one("[data-summary-limit]")
+        assert summary["data-summary-limit"] == "300", mode
+        assert summary.get_text(strip=True) == post.summary, mode
