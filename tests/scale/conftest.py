@@ -1,4 +1,5 @@
 import json
+import signal
 from types import SimpleNamespace
 from urllib.parse import quote
 
@@ -8,6 +9,10 @@ from django.db import connection, connections
 from .cluster import Cluster, Database, Editor
 
 REPLICA_TITLE = "Cooling loops at scale (as the replica has it)"
+
+
+def interrupt(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def server_url(db):
@@ -30,6 +35,9 @@ def cluster(django_db_setup, django_db_blocker, tmp_path_factory):
     primary = Database(server, f"{test_db}_cluster")
     replica = Database(server, f"{test_db}_replica")
     rig = Cluster(tmp_path_factory.mktemp("cluster"), primary.url)
+    # A CI timeout sends SIGTERM: turn it into KeyboardInterrupt so the finally below still
+    # stops the servers, which run in their own sessions and would otherwise outlive pytest.
+    previous = signal.signal(signal.SIGTERM, interrupt)
     try:
         primary.create_from(test_db)
         rig.start_redis()
@@ -54,6 +62,7 @@ def cluster(django_db_setup, django_db_blocker, tmp_path_factory):
         rig.close()
         primary.drop()
         replica.drop()
+        signal.signal(signal.SIGTERM, previous)
 
 
 @pytest.fixture(scope="session")
