@@ -44,11 +44,6 @@ def test_a_post_published_on_server_a_is_on_server_b_at_the_next_request(cluster
         assert "Fresh from server A" in page.text, path
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="main's search view answers 500: BlogPage.search_fields lacks "
-    "FilterField('expire_at') used by readable(); branch search owns the fix",
-)
 def test_a_post_published_on_server_a_is_found_by_search_on_server_b(cluster, editor):
     # Runs after the publishing test above, which published this post on server A.
     results = read(cluster.b, "/search/?q=Fresh")
@@ -109,7 +104,6 @@ def test_an_anonymous_reader_reads_from_the_replica_and_an_editor_from_the_prima
     assert REPLICA_TITLE not in editor.get(cluster.c, "/admin/pages/search/?q=Cooling").text
 
 
-@pytest.mark.xfail(strict=True, reason="needs the advisory-lock scheduler from branch sched")
 def test_posts_scheduled_together_go_live_once_with_two_schedulers_running(cluster):
     ids = json.loads(
         cluster.rig.run_python("from tests.scale.seed import schedule; schedule(6, 4)")
