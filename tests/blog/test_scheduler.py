@@ -137,8 +137,9 @@ def test_a_stop_request_finishes_the_current_post_and_leaves_the_rest(blog, auth
 def test_each_pass_leaves_a_heartbeat(blog):
     assert SchedulerHeartbeat.current() is None
     with time_machine.travel(GO_LIVE, tick=False):
-        run_once()
+        call_command("run_scheduler", "--once", "--interval", "300", stdout=io.StringIO())
     heartbeat = SchedulerHeartbeat.current()
+    assert heartbeat.interval_seconds == 300, "cron's period, for the health panel"
     assert heartbeat.last_started_at == GO_LIVE
     assert heartbeat.last_success_at == GO_LIVE
     assert heartbeat.last_summary == "published 0, unpublished 0, failed 0"

@@ -26,7 +26,8 @@ class Command(BaseCommand):
             "--interval",
             type=float,
             default=settings.SCHEDULER_INTERVAL,
-            help="Seconds between passes.",
+            help="Seconds between passes; with --once, how often cron runs it (for the health "
+            "panel).",
         )
         parser.add_argument("--once", action="store_true", help="Run one pass and exit.")
 
@@ -35,7 +36,7 @@ class Command(BaseCommand):
             raise CommandError("--interval must be a positive number of seconds.")
         if once:
             try:
-                result = run_pass(interval=settings.SCHEDULER_INTERVAL)
+                result = run_pass(interval=interval)
             except DatabaseError as error:
                 raise CommandError(f"The pass failed: {error}") from error
             self.stdout.write(result.summary)
