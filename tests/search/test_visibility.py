@@ -11,7 +11,7 @@ from wagtail.search.models import IndexEntry
 
 from tests.factories import draft_post, make_blog_index, publish_post
 
-from .helpers import result_titles, suggestion_titles
+from .helpers import body, result_titles, suggestion_titles
 
 pytestmark = pytest.mark.django_db
 
@@ -20,8 +20,10 @@ def found(client, word):
     return result_titles(client.get("/search/", {"q": word})) + suggestion_titles(client, word)
 
 
-def indexed_titles(post):
-    return list(IndexEntry.objects.filter(object_id=str(post.pk)).values_list("title", flat=True))
+def indexed_title(post):
+    """The title the index holds (a tsvector's text on PostgreSQL, plain text on SQLite)."""
+    [title] = IndexEntry.objects.filter(object_id=str(post.pk)).values_list("title", flat=True)
+    return str(title).lower()
 
 
 def test_a_draft_is_never_found(client, blog, author):
@@ -35,7 +37,7 @@ def test_a_scheduled_post_is_not_found_until_it_goes_live(client, blog, author):
     post.save_revision().publish()
     assert found(client, "zebra") == []
     with time_machine.travel(timezone.now() + timedelta(days=2)):
-        call_command("run_scheduler", once=True)
+        call_command("publish_scheduled")
         assert found(client, "zebra") == ["Zebra scheduled", "Zebra scheduled"]
 
 
@@ -46,7 +48,7 @@ def test_an_expired_post_disappears_even_before_the_scheduler_runs(client, blog,
     assert found(client, "zebra") == ["Zebra expiring", "Zebra expiring"]
     with time_machine.travel(timezone.now() + timedelta(hours=2)):
         assert found(client, "zebra") == []
-        call_command("run_scheduler", once=True)
+        call_command("publish_scheduled")
         assert found(client, "zebra") == []
 
 
@@ -70,13 +72,14 @@ def test_the_draft_of_a_live_post_is_not_searchable(client, blog, author):
     post.save_revision()
     assert found(client, "quagga") == []
     assert found(client, "zebra") == ["Zebra live", "Zebra live"]
-    assert indexed_titles(post) == ["Zebra live"]
+    assert "zebra" in indexed_title(post)
+    assert "quagga" not in indexed_title(post)
 
 
 def test_publishing_puts_a_post_in_the_index(client, blog, author):
     post = draft_post(blog, "Zebra news", authors=[author])
     post.get_latest_revision().publish()
-    assert indexed_titles(post) == ["Zebra news"]
+    assert "zebra" in indexed_title(post)
     assert found(client, "zebra") == ["Zebra news", "Zebra news"]
 
 
@@ -95,7 +98,7 @@ def test_deleting_removes_the_post_from_the_index(client, blog, author):
 
 
 def test_republishing_with_a_new_title_updates_the_index(client, blog, author):
-    post = publish_post(blog, "Zebra news", authors=[author])
+    post = publish_post(blog, "Zebra news", summary="Fresh.", body=body("Fresh."), authors=[author])
     post.title = "Quagga news"
     post.save_revision().publish()
     assert found(client, "quagga") == ["Quagga news", "Quagga news"]
