@@ -5,7 +5,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
-from blog.seo import generic_meta
+from blog.seo import PageMeta, generic_meta
 
 register = template.Library()
 
@@ -19,7 +19,9 @@ def page_meta(context):
     """The meta the page built in get_context, or one made from the page's own fields."""
     meta = context.get("meta")
     if meta is None:
-        meta = generic_meta(context["request"], context.get("page"))
+        request = context.get("request")
+        # Error pages may render without a request; they still get the site name.
+        meta = generic_meta(request, context.get("page")) if request else PageMeta(title="")
     return meta
 
 

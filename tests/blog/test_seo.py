@@ -8,6 +8,7 @@ from bs4 import BeautifulSoup
 from defusedxml import ElementTree
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.template.loader import render_to_string
 from django.utils import timezone
 from wagtail.contrib.redirects.models import Redirect
 from wagtail.models import PageViewRestriction
@@ -291,3 +292,9 @@ def test_a_post_cannot_take_a_slug_the_blog_uses_itself(blog, author, topic, slu
     with pytest.raises(ValidationError) as error:
         post.full_clean()
     assert "slug" in error.value.message_dict
+
+
+def test_a_template_rendered_without_a_request_still_gets_its_head(db):
+    html = render_to_string("base.html", {})
+    assert '<meta property="og:type" content="website">' in html
+    assert "canonical" not in html
