@@ -327,6 +327,8 @@ ADMIN_CONTENT_SECURITY_POLICY = {
     "base-uri": [SELF],
     "form-action": [SELF],
 }
+# Avatars over https, so the admin policy above never meets a plain-http image.
+WAGTAIL_GRAVATAR_PROVIDER_URL = "https://www.gravatar.com/avatar"
 
 # Sign-in throttling (django-axes): 5 failures lock that username from that address for 15
 # minutes; the lock lives in the database, so it survives restarts and is shared by workers.

@@ -12,6 +12,8 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
+from home.security import client_ip
+
 LOGIN = "/admin/login/"
 RESET = "/admin/password_reset/"
 PASSWORD = "correct horse battery staple"
@@ -124,3 +126,9 @@ def test_password_reset_is_limited_per_address(client, settings, editor):
     assert mail.outbox == []
     # Reading the form is never limited.
     assert client.get(RESET).status_code == 200
+
+
+def test_a_request_that_skipped_the_proxies_counts_by_its_socket_address(settings, rf):
+    settings.TRUSTED_PROXY_COUNT = 2
+    request = rf.get("/", REMOTE_ADDR="203.0.113.7", HTTP_X_FORWARDED_FOR="10.9.9.9")
+    assert client_ip(request) == "203.0.113.7"
