@@ -1,0 +1,40 @@
+"""Editors manage topics and authors in the admin and choose them on a post."""
+
+import pytest
+from django.contrib.auth.models import User
+
+from tests.factories import make_author, make_topic
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def editor_client(client):
+    client.force_login(User.objects.create_superuser("ed", "ed@example.com", "pw"))
+    return client
+
+
+def test_topics_and_authors_have_their_own_admin_listings(editor_client):
+    make_topic("GPU reliability")
+    make_author("Cedana Editorial", role="Editorial team")
+    topics = editor_client.get("/admin/snippets/blog/topic/")
+    authors = editor_client.get("/admin/snippets/blog/author/")
+    assert topics.status_code == 200 and "GPU reliability" in topics.content.decode()
+    assert authors.status_code == 200 and "Editorial team" in authors.content.decode()
+
+
+def test_an_editor_adds_a_topic(editor_client):
+    response = editor_client.post(
+        "/admin/snippets/blog/topic/add/",
+        {"name": "Benchmarks", "slug": "benchmarks", "description": "Measured numbers."},
+    )
+    assert response.status_code == 302
+    assert editor_client.get("/admin/snippets/blog/topic/").content.decode().count("Benchmarks")
+
+
+def test_the_post_editor_offers_topic_and_author_choosers(editor_client, blog):
+    response = editor_client.get(f"/admin/pages/add/blog/blogpage/{blog.pk}/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "/admin/snippets/choose/blog/topic/" in html
+    assert "/admin/snippets/choose/blog/author/" in html
