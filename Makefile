@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/cedana_blog
 PYTEST_ARGS ?=
 
-.PHONY: help install run serve test lint format lock bench clean
+.PHONY: help install run serve test lint format lock bench clean lighthouse
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -33,6 +33,10 @@ test: install ## run lint, Django checks, migrations check and every test with c
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) manage.py check
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) manage.py makemigrations --check --dry-run
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest --cov --cov-report=term $(PYTEST_ARGS)
+
+lighthouse: install ## Lighthouse scores for /blog/ and a post, served as in production (gunicorn, DEBUG off)
+	bash .ci/services.sh
+	VENV=$(VENV) bash tests/browser/lighthouse.sh
 
 lint: install ## ruff lint and format check
 	$(VENV)/bin/ruff check .
