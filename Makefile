@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/cedana_blog
 PYTEST_ARGS ?=
 
-.PHONY: help install run serve test lint format lock bench clean bench-search audit serve-prod scheduler scale-proof
+.PHONY: help install run serve test lint format lock bench clean bench-search audit serve-prod scheduler scale-proof lighthouse
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -47,6 +47,10 @@ scheduler: install ## the scheduler process (run one or more, next to the app se
 scale-proof: install ## two app servers + two schedulers on loopback with S3 and Redis: checks and a wrk table
 	bash .ci/services.sh
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) -m tests.scale.proof
+
+lighthouse: install ## Lighthouse scores for /blog/ and a post, served as in production (gunicorn, DEBUG off)
+	bash .ci/services.sh
+	VENV=$(VENV) bash tests/browser/lighthouse.sh
 
 lint: install ## ruff lint and format check
 	$(VENV)/bin/ruff check .

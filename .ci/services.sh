@@ -49,4 +49,17 @@ if [ ! -x /usr/bin/chromium ]; then
     fi
     [ -x /usr/bin/chromium ] || { [ "${CI:-}" = true ] && fail "chromium is missing"; say "chromium missing: browser tests will be skipped"; }
 fi
+# axe-core for the accessibility tests, from tests/browser/package-lock.json (Lighthouse, a dev
+# dependency there, is only installed by `make lighthouse`).
+browser_dir="$(cd "$(dirname "$0")/.." && pwd)/tests/browser"
+lock="$browser_dir/package-lock.json"
+stamp="$browser_dir/node_modules/.installed-from-lock"
+if [ ! -f "$stamp" ] || ! cmp -s "$lock" "$stamp"; then
+    if command -v npm >/dev/null; then
+        say "installing axe-core (npm ci)"
+        npm ci --prefix "$browser_dir" --omit=dev --no-audit --no-fund --loglevel=error
+        cp "$lock" "$stamp"
+    fi
+    [ -f "$stamp" ] || { [ "${CI:-}" = true ] && fail "npm is missing: cannot install axe-core"; say "npm missing: accessibility tests will fail"; }
+fi
 say "ready"

@@ -1,0 +1,82 @@
+"""A reader using a screen reader or only a keyboard can use every reader page."""
+
+import pytest
+
+from .conftest import AXE_JS, READER_PAGES, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db]
+
+
+def serious_axe_violations(page):
+    if not AXE_JS.exists():
+        pytest.fail(f"{AXE_JS} is missing: run `npm ci --prefix tests/browser` (.ci/services.sh)")
+    page.add_script_tag(path=str(AXE_JS))
+    results = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{violation['id']} ({violation['impact']}): {violation['help']} at "
+        + ", ".join(node["target"][0] for node in violation["nodes"][:3])
+        for violation in results["violations"]
+        if violation["impact"] in {"serious", "critical"}
+    ]
+
+
+@pytest.mark.parametrize(("width", "scheme"), [("desktop", "light"), ("phone", "dark")])
+def test_axe_finds_no_serious_problem_on_any_reader_page(open_page, width, scheme):
+    problems = {}
+    for name, path in READER_PAGES.items():
+        page = open_page(path, width, scheme)
+        found = serious_axe_violations(page)
+        if found:
+            screenshot(page, f"axe-{name}-{width}-{scheme}")
+            problems[name] = found
+    assert problems == {}
+
+
+FOCUS_STATE = """() => {
+    const element = document.activeElement;
+    const style = getComputedStyle(element);
+    return {
+        tag: element.tagName,
+        text: (element.textContent || element.getAttribute('aria-label') || element.name || '')
+            .trim().slice(0, 60),
+        skip: element.classList.contains('skip-link'),
+        outline: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
+        inMain: element.closest('main') !== null,
+    };
+}"""
+
+
+def test_the_skip_link_comes_first_and_moves_focus_to_the_content(open_page):
+    page = open_page("/blog/")
+    page.keyboard.press("Tab")
+    first = page.evaluate(FOCUS_STATE)
+    assert first["skip"] and first["text"] == "Skip to content"
+    assert first["outline"], "the skip link shows no focus outline"
+    assert page.locator(".skip-link").is_visible()
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "main"
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUS_STATE)["inMain"], "Tab after the skip link left the content"
+
+
+@pytest.mark.parametrize("path", [READER_PAGES["blog"], READER_PAGES["post"]])
+def test_tab_reaches_every_link_and_control_with_a_visible_focus(open_page, path):
+    page = open_page(path, "tablet")
+    focusable = page.evaluate(
+        """() => [...document.querySelectorAll('a[href], button, input, select, textarea,'
+            + ' [tabindex]:not([tabindex="-1"])')]
+            .filter((e) => e.tabIndex >= 0 && !e.closest('[aria-hidden="true"]')
+                && e.getClientRects().length > 0)
+            .length"""
+    )
+    reached, unfocused = 0, []
+    for _ in range(focusable + 5):
+        page.keyboard.press("Tab")
+        state = page.evaluate(FOCUS_STATE)
+        if state["tag"] == "BODY":
+            break
+        reached += 1
+        if not state["outline"]:
+            unfocused.append(state)
+    assert reached == focusable, f"Tab reached {reached} of {focusable} links and controls"
+    assert unfocused == [], "focus not visible on these"

@@ -1,0 +1,137 @@
+"""What a reader sees in a real browser, from a phone to a desktop."""
+
+import pytest
+
+from .conftest import READER_PAGES, WIDTHS, load_every_image, screenshot
+
+# django_db makes pytest-django create the test database; the demo itself is committed once
+# for the whole package by the demo_server fixture.
+pytestmark = [pytest.mark.browser, pytest.mark.django_db]
+
+POST = READER_PAGES["post"]
+
+
+def box(locator):
+    return locator.bounding_box()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_page_fits_the_screen_and_shows_its_pictures(open_page, width):
+    """No sideways scrolling, every picture loaded and described; a screenshot of each page."""
+    for name, path in READER_PAGES.items():
+        page = open_page(path, width)
+        load_every_image(page)
+        screenshot(page, f"{name}-{WIDTHS[width]}")
+        overflow = page.evaluate("document.scrollingElement.scrollWidth - innerWidth")
+        assert overflow <= 0, f"{name} scrolls sideways by {overflow}px at {WIDTHS[width]}px"
+        images = page.evaluate(
+            "[...document.images].map((img) => ({src: img.currentSrc, width: img.naturalWidth,"
+            " alt: img.getAttribute('alt')}))"
+        )
+        assert [image["src"] for image in images if not image["width"]] == [], name
+        assert [image["src"] for image in images if not (image["alt"] or "").strip()] == [], name
+        if name in {"blog", "post"}:
+            assert images, f"{name} shows no pictures"
+
+
+def test_the_stylesheet_loads_and_follows_the_system_colour_scheme(open_page):
+    light = open_page("/blog/", scheme="light")
+    dark = open_page("/blog/", scheme="dark")
+    background = "getComputedStyle(document.body).backgroundColor"
+    assert light.evaluate(background) == "rgb(246, 248, 252)"
+    assert dark.evaluate(background) == "rgb(7, 16, 31)"
+    hero = "getComputedStyle(document.querySelector('.hero')).backgroundColor"
+    assert light.evaluate(hero) == "rgb(18, 63, 140)"  # blueprint blue
+    screenshot(dark, "blog-1280-dark")
+    screenshot(open_page(POST, "phone", scheme="dark"), "post-375-dark")
+
+
+def test_the_featured_post_leads_a_grid_of_one_two_then_three_columns(open_page):
+    for width, columns in [("phone", 1), ("tablet", 2), ("desktop", 3)]:
+        page = open_page("/blog/", width)
+        featured = box(page.locator(".featured"))
+        cards = [box(card) for card in page.locator(".card-grid .card").all()]
+        assert len(cards) == 12
+        assert featured["y"] + featured["height"] <= cards[0]["y"], "featured is not above"
+        first_row = [card for card in cards if abs(card["y"] - cards[0]["y"]) < 1]
+        assert len(first_row) == columns, f"{len(first_row)} columns at {WIDTHS[width]}px"
+        lefts = sorted(card["x"] for card in first_row)
+        assert all(a < b for a, b in zip(lefts, lefts[1:], strict=False))
+        # Pictures keep the drawings' 16:9 shape in every slot.
+        for selector in [".featured__image", ".card__image"]:
+            image = box(page.locator(selector).first)
+            assert image["width"] / image["height"] == pytest.approx(16 / 9, rel=0.02)
+
+
+def test_the_header_links_stay_on_a_phone_screen(open_page):
+    page = open_page("/blog/", "phone")
+    for name in ["Login", "Schedule demo"]:
+        link = page.get_by_role("link", name=name)
+        assert link.is_visible()
+        place = box(link)
+        assert place["x"] >= 0 and place["x"] + place["width"] <= WIDTHS["phone"]
+        assert place["y"] + place["height"] <= 120, f"{name} is not at the top"
+    assert page.get_by_role("searchbox", name="Search posts").is_visible()
+
+
+def test_topic_chips_scroll_sideways_on_a_phone_and_wrap_on_a_desktop(open_page):
+    phone = open_page("/blog/", "phone")
+    chips = phone.locator(".topic-filter__list")
+    assert phone.evaluate("(list) => getComputedStyle(list).overflowX", chips.element_handle()) in {
+        "auto",
+        "scroll",
+    }
+    tops = {round(box(chip)["y"]) for chip in phone.locator(".topic-filter a.chip").all()}
+    assert len(tops) == 1, "chips should stay on one row on a phone"
+    desktop = open_page("/blog/")
+    last = desktop.locator(".topic-filter a.chip").last
+    assert box(last)["x"] + box(last)["width"] <= WIDTHS["desktop"]
+
+
+def test_a_post_reads_at_a_comfortable_measure_with_a_hero_above_the_fold(open_page):
+    page = open_page(POST)
+    hero = page.locator(".post__hero img")
+    assert hero.get_attribute("fetchpriority") == "high"
+    assert hero.get_attribute("loading") != "lazy"
+    assert box(hero)["y"] < 900
+    characters_per_line = page.evaluate(
+        """() => {
+            const paragraph = [...document.querySelectorAll('.post__body > p')]
+                .find((p) => p.textContent.length > 300);
+            const walker = document.createTreeWalker(paragraph, NodeFilter.SHOW_TEXT);
+            const range = document.createRange();
+            const lines = new Map();
+            for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+                for (let i = 0; i < text.length; i++) {
+                    range.setStart(text, i); range.setEnd(text, i + 1);
+                    const top = Math.round(range.getBoundingClientRect().top);
+                    lines.set(top, (lines.get(top) || 0) + 1);
+                }
+            }
+            const counts = [...lines.values()];
+            return counts.slice(0, -1);  // the last line is short by nature
+        }"""
+    )
+    assert characters_per_line
+    average = sum(characters_per_line) / len(characters_per_line)
+    assert 60 <= average <= 80, characters_per_line
+    # Code and tables scroll inside themselves on a phone instead of widening the page.
+    phone = open_page(POST, "phone")
+    for selector in [".post__body pre", ".post__body .table-scroll"]:
+        element = phone.locator(selector).first
+        assert element.evaluate("(e) => getComputedStyle(e).overflowX") == "auto"
+        assert box(element)["width"] <= WIDTHS["phone"]
+
+
+def test_cards_below_the_fold_load_lazily_and_the_featured_picture_does_not(open_page):
+    page = open_page("/blog/")
+    featured = page.locator(".featured__image")
+    assert featured.get_attribute("fetchpriority") == "high"
+    assert featured.get_attribute("loading") is None
+    sources = page.locator(".featured picture source").evaluate_all(
+        "(sources) => sources.map((s) => s.type)"
+    )
+    assert sources == ["image/webp"]
+    assert {img.get_attribute("loading") for img in page.locator(".card__image").all()} == {"lazy"}
+    srcset = page.locator(".card__image").first.get_attribute("srcset")
+    assert " 640w" in srcset and " 960w" in srcset
