@@ -600,8 +600,10 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
     def get_context(self, request, *args, **kwargs):
         context = super().get_context(request, *args, **kwargs)
         related = self.related_posts()
-        # This post's bylines and topics come with the related cards', in one pair of queries.
-        prefetch_related_objects([self, *related], *card_prefetches())
+        # This post's bylines and topics come with the related cards', in one pair of queries;
+        # a preview keeps the editor's unsaved bylines and topics instead.
+        in_preview = getattr(request, "is_preview", False) or self.pk is None
+        prefetch_related_objects([*related] if in_preview else [self, *related], *card_prefetches())
         context["related_posts"] = related
         request._blog_index_for_header = self.blog_index
         context["meta"] = post_meta(self, request)
