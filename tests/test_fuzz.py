@@ -13,7 +13,10 @@ from tests.factories import publish_post
 
 FUZZ = settings(
     max_examples=int(os.environ.get("FUZZ_EXAMPLES", "300")),
-    deadline=1000,
+    # The one-second budget is checked in CPU time in fetch(); on a shared two-core machine the
+    # wall clock of a 50 ms request passed 1 s from contention alone, so the wall-clock deadline
+    # only catches hangs (lock waits, runaway queries).
+    deadline=5000,
     database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
