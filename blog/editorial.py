@@ -9,7 +9,6 @@ from django.db.models import (
     CharField,
     Exists,
     OuterRef,
-    Prefetch,
     Q,
     Subquery,
     Value,
@@ -19,7 +18,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 from wagtail.models import Page, Revision, WorkflowState
 
-from .models import BlogPage, BlogPageAuthor, BlogPageTopic
+from .models import BlogPage, card_prefetches
 
 DRAFT, IN_REVIEW, SCHEDULED, LIVE, EXPIRED = "draft", "in_review", "scheduled", "live", "expired"
 STATUS_LABELS = {
@@ -60,16 +59,7 @@ def with_editorial_status(posts):
 
 def editorial_posts():
     """Every post, whatever its state, with what the overview prints about it."""
-    return with_editorial_status(BlogPage.objects.all()).prefetch_related(
-        Prefetch(
-            "author_links",
-            queryset=BlogPageAuthor.objects.select_related("author").order_by("sort_order"),
-        ),
-        Prefetch(
-            "topic_links",
-            queryset=BlogPageTopic.objects.select_related("topic").order_by("sort_order"),
-        ),
-    )
+    return with_editorial_status(BlogPage.objects.all()).prefetch_related(*card_prefetches())
 
 
 def in_editor_zone(moment):
