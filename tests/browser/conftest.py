@@ -117,8 +117,9 @@ def open_page(demo_server, browser, request):
     contexts, pages = [], []
 
     def open_(path, width="desktop", scheme="light"):
+        # bypass_csp lets the tests inject axe-core; the site's own policy stays as served.
         context = browser.new_context(
-            viewport={"width": WIDTHS[width], "height": 900}, color_scheme=scheme
+            viewport={"width": WIDTHS[width], "height": 900}, color_scheme=scheme, bypass_csp=True
         )
         context.set_default_timeout(60_000)  # CI machines are shared and slow
         context.route(OFFSITE, lambda route: route.abort())
