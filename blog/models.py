@@ -514,9 +514,13 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
     parent_page_types = ["blog.BlogIndexPage"]
     subpage_types = []
 
-    def route(self, request, path_components):
+    @property
+    def is_past_expiry(self):
         # Between expiry and the scheduler's next pass the post is still flagged live.
-        if self.expire_at and self.expire_at <= timezone.now():
+        return self.expire_at is not None and self.expire_at <= timezone.now()
+
+    def route(self, request, path_components):
+        if self.is_past_expiry:
             raise Http404
         return super().route(request, path_components)
 
@@ -592,8 +596,7 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         )
 
     def get_sitemap_urls(self, request=None):
-        # Between expiry and the scheduler's next pass the post is still flagged live.
-        if self.expire_at and self.expire_at <= timezone.now():
+        if self.is_past_expiry:
             return []
         return super().get_sitemap_urls(request)
 
