@@ -32,6 +32,10 @@ def test_every_page_fits_the_screen_and_shows_its_pictures(open_page, width):
         assert [image["src"] for image in images if not (image["alt"] or "").strip()] == [], name
         if name in {"blog", "post"}:
             assert images, f"{name} shows no pictures"
+        if name == "404":
+            assert (
+                page.get_by_role("heading", level=1).inner_text() == "We couldn't find that page."
+            )
 
 
 def test_the_stylesheet_loads_and_follows_the_system_colour_scheme(open_page):
