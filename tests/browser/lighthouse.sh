@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Lighthouse scores for /blog/ and a post, served the production way: DEBUG off, collectstatic
-# with whitenoise's hashed and compressed files, gunicorn on 127.0.0.1. A report, not a test.
+# with whitenoise's hashed and compressed files, gunicorn on 127.0.0.1. A report, not a test;
+# the full reports land in test-artifacts/lighthouse/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 VENV=${VENV:-.venv}
@@ -11,13 +12,23 @@ server=""
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 
-npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
-rm -f tests/browser/node_modules/.installed-from-lock  # services.sh reinstalls axe-core alone
+# Lighthouse goes into var/lighthouse, from the same lock, so the axe-core install the browser
+# tests use (tests/browser/node_modules, maybe shared by several checkouts) is never rebuilt.
+tools=${LIGHTHOUSE_DIR:-var/lighthouse}
+mkdir -p "$tools"
+if ! cmp -s tests/browser/package-lock.json "$tools/package-lock.json" \
+    || [ ! -f "$tools/node_modules/lighthouse/cli/index.js" ]; then
+    cp tests/browser/package.json tests/browser/package-lock.json "$tools/"
+    npm ci --prefix "$tools" --no-audit --no-fund --loglevel=error
+fi
 
 export DJANGO_SETTINGS_MODULE=config.settings.production
 export DATABASE_URL="sqlite:///$work/db.sqlite3" MEDIA_ROOT="$work/media" CACHE_DIR="$work/cache"
-export SECRET_KEY="lighthouse-run-only" ALLOWED_HOSTS=127.0.0.1 DEBUG=0
+# production.py wants a long random key; this one lives as long as the run.
+SECRET_KEY=$("$VENV/bin/python" -c 'import secrets; print(secrets.token_urlsafe(50))')
+export SECRET_KEY ALLOWED_HOSTS=127.0.0.1 DEBUG=0
 export SECURE_SSL_REDIRECT=0 SECURE_HSTS_SECONDS=0  # plain http on 127.0.0.1
+export LOG_LEVEL=WARNING  # load_demo logs every page it publishes
 "$VENV/bin/python" manage.py migrate --noinput -v0
 "$VENV/bin/python" manage.py load_demo >/dev/null
 "$VENV/bin/python" manage.py collectstatic --noinput -v0
@@ -30,12 +41,17 @@ for _ in $(seq 1 60); do curl -fs -o /dev/null "$base/blog/" && break; sleep 1; 
 curl -fs -o /dev/null "$base/blog/" && curl -fs -o /dev/null "$base/blog/$POST_SLUG/"
 
 export CHROME_PATH=/usr/bin/chromium
-for path in /blog/ "/blog/$POST_SLUG/"; do
-    node tests/browser/node_modules/lighthouse/cli/index.js "$base$path" --quiet \
+reports=test-artifacts/lighthouse
+mkdir -p "$reports"
+# Scores move with the machine's load: say what it was.
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+for name in blog post; do
+    path=/blog/; [ "$name" = post ] && path="/blog/$POST_SLUG/"
+    node "$tools/node_modules/lighthouse/cli/index.js" "$base$path" --quiet \
         --only-categories=performance,accessibility,best-practices,seo \
         --chrome-flags="--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage" \
-        --output=json --output-path="$work/report.json"
-    "$VENV/bin/python" - "$work/report.json" "$path" <<'PY'
+        --output=json --output=html --output-path="$reports/$name"
+    "$VENV/bin/python" - "$reports/$name.report.json" "$path" <<'PY'
 import json, sys
 report = json.load(open(sys.argv[1]))
 scores = {c["title"]: round((c["score"] or 0) * 100) for c in report["categories"].values()}

@@ -20,7 +20,10 @@ def serious_axe_violations(page):
     ]
 
 
-@pytest.mark.parametrize(("width", "scheme"), [("desktop", "light"), ("phone", "dark")])
+@pytest.mark.parametrize(
+    ("width", "scheme"),
+    [("desktop", "light"), ("tablet", "light"), ("phone", "light"), ("phone", "dark")],
+)
 def test_axe_finds_no_serious_problem_on_any_reader_page(open_page, width, scheme):
     problems = {}
     for name, path in READER_PAGES.items():
@@ -59,9 +62,9 @@ def test_the_skip_link_comes_first_and_moves_focus_to_the_content(open_page):
     assert page.evaluate(FOCUS_STATE)["inMain"], "Tab after the skip link left the content"
 
 
-@pytest.mark.parametrize("path", [READER_PAGES["blog"], READER_PAGES["post"]])
-def test_tab_reaches_every_link_and_control_with_a_visible_focus(open_page, path):
-    page = open_page(path, "tablet")
+@pytest.mark.parametrize("name", READER_PAGES)
+def test_tab_reaches_every_link_and_control_with_a_visible_focus(open_page, name):
+    page = open_page(READER_PAGES[name], "tablet")
     focusable = page.evaluate(
         """() => [...document.querySelectorAll('a[href], button, input, select, textarea,'
             + ' [tabindex]:not([tabindex="-1"])')]
