@@ -1,4 +1,4 @@
-"""The fault rehearsals of tests/ops/faults.py under pytest, on a private PostgreSQL cluster and
+"""The fault rehearsals of tests/ops/faults.py and a short tests/ops/load.py run under pytest, on a private PostgreSQL cluster and
 Redis (never the machine's shared ones). Marked `faults`: they start real servers and take a
 few minutes."""
 
@@ -9,7 +9,7 @@ import pytest
 
 from tests.scale.cluster import ClusterError
 
-from . import faults
+from . import faults, load
 from .rig import PG_BIN, running_rig
 
 pytestmark = pytest.mark.faults
@@ -29,6 +29,13 @@ def served():
 
 
 # Run in this order: the PostgreSQL outage goes last, Redis is not restarted.
+def test_ten_seconds_of_mixed_reader_traffic_get_no_server_error(served):
+    (run,), _ = load.run_load(served.rig, served.base, duration=10, concurrency=4)
+    assert run.requests > 50, "too few requests to say anything"
+    assert run.server_errors == 0, run.statuses
+    assert set(run.statuses) == {200}, run.statuses
+
+
 def test_killing_the_scheduler_mid_batch_publishes_every_post_exactly_once(served):
     faults.scheduler_killed(served.rig, served.base, count=30)
 
