@@ -13,7 +13,7 @@ from urllib.parse import urljoin
 
 import requests
 
-from .rig import running_rig
+from .rig import running_rig, worker_rss_kib
 
 READABLE_OUTAGE_TEXT = "The blog is briefly unavailable."
 
@@ -41,7 +41,8 @@ def postgres_restart(rig, base):
     workers serve again once it is back, without restarting gunicorn."""
     paths = reader_paths(rig)
     check(all(get(base, p).status_code == 200 for p in paths), "pages not 200 before the outage")
-    workers_before = rig.webs[base].popen.pid
+    master = rig.webs[base].popen.pid
+    workers_before = set(worker_rss_kib(master))
     rig.postgres.stop()
     outage = [get(base, p) for p in [*paths, "/readyz"] * 3]
     statuses = sorted({r.status_code for r in outage})
@@ -66,7 +67,8 @@ def postgres_restart(rig, base):
             break
         time.sleep(0.5)
     check(recovered_in is not None, "pages did not come back within 30 s of PostgreSQL's restart")
-    check(rig.webs[base].popen.pid == workers_before, "gunicorn was restarted")
+    check(rig.webs[base].running, "gunicorn exited")
+    check(set(worker_rss_kib(master)) == workers_before, "gunicorn's workers were replaced")
     return (
         f"{len(outage)} requests during the outage: {len(unavailable)}×503, "
         f"{len(outage) - len(unavailable)}×200 (cached), 0×500; "

@@ -11,7 +11,6 @@ import pwd
 import shutil
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import psycopg
@@ -144,7 +143,3 @@ def worker_rss_kib(master_pid):
                     if line.startswith("VmRSS:"):
                         sizes[int(pid)] = int(line.split()[1])
     return sizes
-
-
-def wait_seconds(seconds):
-    time.sleep(seconds)
