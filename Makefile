@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/cedana_blog
 PYTEST_ARGS ?=
 
-.PHONY: help install run serve test lint format lock bench clean bench-search audit serve-prod scheduler scale-proof lighthouse
+.PHONY: help install run serve test lint format lock bench clean bench-search audit serve-prod scheduler scale-proof lighthouse faults load
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -47,6 +47,14 @@ scheduler: install ## the scheduler process (run one or more, next to the app se
 scale-proof: install ## two app servers + two schedulers on loopback with S3 and Redis: checks and a wrk table
 	bash .ci/services.sh
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) -m tests.scale.proof
+
+faults: install ## PostgreSQL restarted, Redis stopped, scheduler killed: private servers on loopback, a table
+	$(PY) -m tests.ops.faults
+
+# LOAD_ARGS="--duration 10 --soak 60" runs the memory soak as well.
+LOAD_ARGS ?= --duration 10
+load: install ## mixed reader traffic against gunicorn + a private PostgreSQL: 5xx, p50/p95/p99, worker memory
+	$(PY) -m tests.ops.load $(LOAD_ARGS)
 
 lighthouse: install ## Lighthouse scores for /blog/ and a post, served as in production (gunicorn, DEBUG off)
 	bash .ci/services.sh

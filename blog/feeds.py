@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib.syndication.views import Feed
 from django.db.models import Prefetch
 from django.utils.feedgenerator import Atom1Feed, Enclosure, Rss201rev2Feed
+from django.utils.html import escape
 from wagtail.images import get_image_model
 
 from .seo import SHARE_IMAGE_SPEC, brand_name
@@ -98,7 +99,9 @@ class BlogFeed(Feed):
         return post.get_full_url(self.request)
 
     def item_description(self, post):
-        return post.summary
+        # RSS <description> and Atom <summary type="html"> are HTML to a feed reader; the summary
+        # is plain text, so "<script>" typed into it must arrive as text.
+        return escape(post.summary)
 
     def item_pubdate(self, post):
         return post.first_published_at

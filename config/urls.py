@@ -32,3 +32,6 @@ if os.environ.get("BENCH_FLOOR") == "1":
     urlpatterns += [path("bench-floor/", floor)]
 
 urlpatterns += [path("", include(wagtail_urls))]
+
+# A database outage answers 503 with Retry-After instead of a generic 500 (home/errors.py).
+handler500 = "home.errors.server_error"

@@ -4,11 +4,16 @@ editor fills in comes out inert on every page that shows it.
 SURFACES lists those pages. Whoever adds a page that shows editor text (feeds, sitemap,
 JSON-LD, meta tags …) adds it there."""
 
+import html as html_entities
 import json
 
 import pytest
 from bs4 import BeautifulSoup
+from defusedxml import ElementTree
+from django.urls import reverse
+from wagtail.admin.admin_url_finder import AdminURLFinder
 from wagtail.admin.rich_text.converters.contentstate import ContentstateConverter
+from wagtail.contrib.search_promotions.models import Query, SearchPromotion
 
 from blog.blocks import RICH_TEXT_FEATURES
 from tests.factories import make_author, make_image, make_topic, publish_post
@@ -85,7 +90,14 @@ def hostile_post(blog):
     )
     # A second post in the topic, so the hostile one also shows as a related-post card.
     publish_post(blog, "Rack airflow", authors=[author], topics=[topic])
+    SearchPromotion.objects.create(
+        query=Query.get(PAYLOAD), page=post, description=PAYLOAD, sort_order=0
+    )
     return {"post": post, "blog": blog, "topic": topic}
+
+
+def admin_edit_url(instance):
+    return AdminURLFinder().get_edit_url(instance)
 
 
 # (name, who looks, address built from the fixture's objects)
@@ -98,8 +110,11 @@ SURFACES = [
     ("search for the payload itself", "reader", lambda objs: "/search/?q=" + PAYLOAD),
     ("admin page explorer", "editor", lambda objs: f"/admin/pages/{objs['blog'].pk}/"),
     ("admin page edit view", "editor", lambda objs: f"/admin/pages/{objs['post'].pk}/edit/"),
-    # Topic and Author get their admin listings with the admin work (blog/wagtail_hooks.py);
-    # add their listing and edit addresses here when they land.
+    ("admin Topics listing", "editor", lambda objs: reverse("wagtailsnippets_blog_topic:list")),
+    ("admin Authors listing", "editor", lambda objs: reverse("wagtailsnippets_blog_author:list")),
+    ("admin Topic edit view", "editor", lambda objs: admin_edit_url(objs["topic"])),
+    ("admin Posts overview", "editor", lambda objs: reverse("blog_blogpage_modeladmin_index")),
+    ("admin search promotions", "editor", lambda objs: reverse("wagtailsearchpromotions:index")),
 ]
 
 DATA_SCRIPT_TYPES = {"application/json", "application/ld+json", "text/template"}
@@ -151,3 +166,101 @@ def test_the_project_uses_the_typed_table_block_not_the_one_with_cell_classes(se
     # has no per-cell attributes, and contrib.table_block is not installed.
     assert "wagtail.contrib.table_block" not in settings.INSTALLED_APPS
     assert "wagtail.contrib.typed_table_block" in settings.INSTALLED_APPS
+
+
+# Feeds are XML: a title must come back as the literal text, and the HTML a feed reader renders
+# (description, content) must be inert once the XML layer is decoded.
+FEEDS = [
+    ("blog RSS", lambda objs: f"{objs['blog'].url}feed/"),
+    ("blog Atom", lambda objs: f"{objs['blog'].url}atom/"),
+    ("topic RSS", lambda objs: f"{objs['blog'].url}topic/{objs['topic'].slug}/feed/"),
+    ("topic Atom", lambda objs: f"{objs['blog'].url}topic/{objs['topic'].slug}/atom/"),
+]
+# Inside an item or entry; the channel's own description and subtitle are plain text.
+FEED_HTML_ELEMENTS = {"description", "summary", "content", "encoded"}
+
+
+def local_name(element):
+    return element.tag.rsplit("}", 1)[-1]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("full_text", [False, True], ids=["summary", "full text"])
+@pytest.mark.parametrize(("name", "address"), FEEDS, ids=[f[0] for f in FEEDS])
+def test_feeds_carry_the_payload_as_text(name, address, full_text, hostile_post, client, settings):
+    settings.BLOG_FEED_FULL_TEXT = full_text
+    response = client.get(address(hostile_post))
+    assert response.status_code == 200
+    raw = response.content.decode()
+    assert "<script>alert(1)" not in raw
+    feed = ElementTree.fromstring(response.content)
+    elements = list(feed.iter())
+    titles = [e.text or "" for e in elements if local_name(e) == "title"]
+    assert f"{PAYLOAD} GPU cooling" in titles
+    # dc:creator / <author><name>, and the topic feed's description or subtitle.
+    assert any((e.text or "") == PAYLOAD for e in elements if local_name(e) in {"creator", "name"})
+    entries = [e for e in elements if local_name(e) in {"item", "entry"}]
+    rendered = [
+        e.text or "" for entry in entries for e in entry if local_name(e) in FEED_HTML_ELEMENTS
+    ]
+    assert any("alert(1)" in text for text in rendered), "the feed shows no editor text"
+    for text in rendered:
+        assert_inert(text)
+
+
+@pytest.mark.django_db
+def test_the_sitemap_stays_well_formed_with_a_hostile_post(hostile_post, client):
+    """Only addresses reach the sitemap; the slug is all an editor's title can put there."""
+    response = client.get("/sitemap.xml")
+    assert response.status_code == 200
+    locations = [
+        e.text for e in ElementTree.fromstring(response.content).iter() if local_name(e) == "loc"
+    ]
+    assert hostile_post["post"].get_full_url() in locations
+    assert "alert(1)" not in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_json_ld_cannot_end_its_script_and_decodes_to_the_literal_text(hostile_post, client):
+    html = client.get(hostile_post["post"].url).content.decode()
+    scripts = BeautifulSoup(html, "html.parser").find_all("script", type="application/ld+json")
+    assert len(scripts) == 1
+    source = scripts[0].string
+    assert "</script" not in source.lower()
+    assert "<!--" not in source
+    data = json.loads(source)
+    assert data["headline"] == f"{PAYLOAD} GPU cooling"
+    assert data["description"] == PAYLOAD
+    assert data["author"] == [{"@type": "Person", "name": PAYLOAD}]
+    assert data["keywords"] == [PAYLOAD]
+
+
+META_TAGS = [
+    ("meta", {"name": "description"}),
+    ("meta", {"property": "og:title"}),
+    ("meta", {"property": "og:description"}),
+    ("meta", {"property": "og:image:alt"}),
+    ("meta", {"property": "article:author"}),
+    ("meta", {"property": "article:section"}),
+    ("meta", {"property": "article:tag"}),
+    ("meta", {"name": "twitter:title"}),
+    ("meta", {"name": "twitter:description"}),
+    ("meta", {"name": "twitter:image:alt"}),
+]
+
+
+@pytest.mark.django_db
+def test_meta_tags_hold_the_payload_as_an_attribute_value(hostile_post, client):
+    """Each tag is still one element whose content is the typed text: nothing broke out."""
+    html = client.get(hostile_post["post"].url).content.decode()
+    head = BeautifulSoup(html, "html.parser").head
+    assert html_entities.unescape(head.title.string).startswith(PAYLOAD)
+    for tag_name, attributes in META_TAGS:
+        tags = head.find_all(tag_name, attrs=attributes)
+        assert len(tags) == 1, attributes
+        assert PAYLOAD in tags[0]["content"], attributes
+    assert head.find("img") is None
+    assert all(
+        script.get("type") == "application/ld+json" or script.get("src")
+        for script in head.find_all("script")
+    )

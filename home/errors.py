@@ -1,0 +1,35 @@
+"""The server-error page: a lost database connection is an outage readers wait out (503 with
+Retry-After), anything else is our bug (500)."""
+
+import sys
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpResponseServerError
+from django.template import loader
+from django.utils.cache import add_never_cache_headers
+from django.views.decorators.csrf import requires_csrf_token
+
+# Long enough for PostgreSQL to restart or fail over; short enough that a reader retries soon.
+DATABASE_OUTAGE_RETRY_AFTER = 30
+
+
+def database_is_unreachable(error):
+    # Django wraps the driver's connection errors in these two; other DatabaseErrors (bad SQL,
+    # integrity) are bugs and stay 500s.
+    return isinstance(error, OperationalError | InterfaceError)
+
+
+@requires_csrf_token
+def server_error(request):
+    """handler500: Django calls it inside its except block, so the error is still at hand."""
+    error = sys.exc_info()[1]
+    if database_is_unreachable(error):
+        # Rendered without the request: context processors would query the database again.
+        body = loader.get_template("503.html").render()
+        response = HttpResponseServerError(body)
+        response.status_code = 503
+        response["Retry-After"] = str(DATABASE_OUTAGE_RETRY_AFTER)
+        # A proxy or CDN must not keep serving the outage page once the database is back.
+        add_never_cache_headers(response)
+        return response
+    return HttpResponseServerError(loader.get_template("500.html").render())
