@@ -9,6 +9,8 @@ from django.db.models import (
     Case,
     Count,
     Exists,
+    ExpressionWrapper,
+    F,
     Func,
     Max,
     OuterRef,
@@ -167,6 +169,18 @@ def card_prefetches():
 BlogPageManager = PageManager.from_queryset(BlogPageQuerySet)
 
 
+def with_restriction_flag(pages):
+    """Pages that each say whether a view restriction applies to them, in the query that
+    fetches them: the same test as get_view_restrictions below, so that routing a public
+    page (nearly every request) needs no restrictions query at all."""
+    served_path = ExpressionWrapper(OuterRef("path"), output_field=models.CharField())
+    applies = PageViewRestriction.objects.alias(served_path=served_path).filter(
+        Q(served_path__startswith=F("page__path"))
+        | Q(served_path__startswith=F("page__aliases__path"))
+    )
+    return pages.annotate(under_view_restriction=Exists(applies))
+
+
 class OneQueryRestrictionsMixin:
     """Wagtail checks view restrictions on every page it serves, in two queries (ancestors,
     then restrictions). The ancestors' paths are prefixes of the page's own path, so one
@@ -174,6 +188,8 @@ class OneQueryRestrictionsMixin:
     alias of (an alias has no restrictions of its own and follows its source's)."""
 
     def get_view_restrictions(self):
+        if getattr(self, "under_view_restriction", None) is False:
+            return PageViewRestriction.objects.none()
         steps = range(self.steplen, len(self.path) + 1, self.steplen)
         paths = [self.path[:end] for end in steps]
         return PageViewRestriction.objects.filter(
@@ -236,7 +252,7 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
             # A post, fetched as itself in one query: Wagtail's own lookup fetches the base
             # page and then the post.
             post = BlogPage.objects.child_of(self).filter(slug=path_components[0])
-            post = post.select_related("hero_image").first()
+            post = with_restriction_flag(post.select_related("hero_image")).first()
             if post is not None:
                 post._cached_parent_obj = self
                 return post.route(request, [])
@@ -345,11 +361,11 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
 
     @path("topic/<slug:slug>/feed/")
     def topic_rss_feed(self, request, slug):
-        return BlogFeed(self, get_object_or_404(Topic, slug=slug))(request)
+        return BlogFeed(self, topic_slug=slug)(request)
 
     @path("topic/<slug:slug>/atom/")
     def topic_atom_feed(self, request, slug):
-        return BlogAtom(self, get_object_or_404(Topic, slug=slug))(request)
+        return BlogAtom(self, topic_slug=slug)(request)
 
     def get_sitemap_urls(self, request=None):
         """The blog, then each topic page that lists at least one post."""
