@@ -108,7 +108,12 @@ class BlogFeed(Feed):
             slug=F("topic__slug"),
             text=F("topic__description"),
         )
-        rows = bylines.values_list(*columns).union(topic_names.values_list(*columns), all=True)
+        # SQLite refuses ORDER BY inside a UNION, and the link models are ordered by default.
+        rows = (
+            bylines.order_by()
+            .values_list(*columns)
+            .union(topic_names.order_by().values_list(*columns), all=True)
+        )
         if self.topic_slug is not None:
             feed_topic = Topic.objects.filter(slug=self.topic_slug).annotate(
                 post=Value(None, output_field=IntegerField()),
@@ -119,7 +124,9 @@ class BlogFeed(Feed):
                 slug_=F("slug"),
                 text=F("description"),
             )
-            rows = rows.union(feed_topic.values_list(*columns[:5], "slug_", "text"), all=True)
+            rows = rows.union(
+                feed_topic.order_by().values_list(*columns[:5], "slug_", "text"), all=True
+            )
         labels = defaultdict(lambda: {AUTHOR: [], TOPIC: []})
         # Links saved outside the editor may carry no sort order; they come last, as in SQL.
         in_order = sorted(rows, key=lambda row: (row[2] is None, row[2] or 0))
