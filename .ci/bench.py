@@ -54,8 +54,13 @@ def run(args, env, **kwargs):
 
 
 def ensure_wrk():
+    """Debian's wrk package, installed on first use (the machine's CI runs as root)."""
     if shutil.which("wrk") is None:
-        run(["apt-get", "install", "-y", "-qq", "wrk"], os.environ.copy())
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        run(["apt-get", "update", "-qq"], env)
+        run(["apt-get", "install", "-y", "-qq", "wrk"], env)
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is missing: apt-get install wrk")
 
 
 def free_port():
