@@ -8,8 +8,10 @@ import gzip
 import json
 import os
 import re
+import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -19,7 +21,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
-PORT = 8765
+# A throwaway loopback server; production settings want a long random key.
+BENCH_SECRET_KEY = secrets.token_urlsafe(50)
 QUERY_BUDGETS = {"index": 10, "index p2": 10, "topic": 10, "post": 12, "feed": 6}
 UNCACHED_SHARE = {"index": 0.25}
 WARM_SHARE = 0.70
@@ -34,13 +37,15 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 settings.PAGE_CACHE = False
-client, counts = Client(HTTP_HOST="127.0.0.1"), {}
+client, counts, sizes = Client(HTTP_HOST="127.0.0.1"), {}, {}
 for name, url in json.loads(URLS).items():
     client.get(url)
     with CaptureQueriesContext(connection) as captured:
-        client.get(url)
+        response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
     counts[name] = len(captured)
-print(json.dumps(counts))
+    sizes[name] = len(response.content)
+print(json.dumps({"queries": counts, "bytes": sizes}))
 """
 
 
@@ -49,23 +54,43 @@ def run(args, env, **kwargs):
 
 
 def ensure_wrk():
+    """Debian's wrk package, installed on first use (the machine's CI runs as root)."""
     if shutil.which("wrk") is None:
-        run(["apt-get", "install", "-y", "-qq", "wrk"], os.environ.copy())
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        run(["apt-get", "update", "-qq"], env)
+        run(["apt-get", "install", "-y", "-qq", "wrk"], env)
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is missing: apt-get install wrk")
 
 
-def database_env(engine, posts):
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def database_env(engine, posts, fresh=False):
+    """The environment of a blog of `posts` posts. Databases are kept between runs (load_demo
+    only adds what is missing); --fresh rebuilds them, and times the build."""
     env = os.environ.copy()
+    (ROOT / "var").mkdir(exist_ok=True)
     if engine == "sqlite":
-        (ROOT / "var").mkdir(exist_ok=True)
-        url = f"sqlite:///{ROOT}/var/bench-{posts}.sqlite3"
+        path = ROOT / "var" / f"bench-{posts}.sqlite3"
+        if fresh:
+            for leftover in path.parent.glob(f"{path.name}*"):
+                leftover.unlink()
+        url = f"sqlite:///{path}"
     else:
-        name = f"bench_{posts}"
-        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=False)
+        name = f"cedana_bench_{posts}"
+        server = ["-h", "127.0.0.1", "-U", "postgres"]
+        if fresh:
+            subprocess.run(["dropdb", *server, "--if-exists", name], check=True)
+        subprocess.run(["createdb", *server, name], check=False, stderr=subprocess.DEVNULL)
         url = f"postgres://postgres@127.0.0.1:5432/{name}"
     env.update(
         DATABASE_URL=url,
         DJANGO_SETTINGS_MODULE="config.settings.production",
-        SECRET_KEY="bench-only-not-a-secret",  # a throwaway loopback server
+        SECRET_KEY=BENCH_SECRET_KEY,
         ALLOWED_HOSTS="127.0.0.1",
         SECURE_SSL_REDIRECT="false",
         BENCH_FLOOR="1",
@@ -87,13 +112,14 @@ def build(env, posts):
 
 
 def reader_urls(env):
+    """The pages the issue names: index, its page 2, a topic, a post, search and the RSS feed."""
     code = (
         "from blog.models import BlogIndexPage, BlogPage, Topic;"
         "import json;i=BlogIndexPage.objects.first();"
         "p=BlogPage.objects.live().order_by('-first_published_at').first();"
         "t=Topic.objects.order_by('name').first();"
         "print(json.dumps({'index':i.url,'topic':i.topic_url(t),'post':p.url,"
-        "'feed_exists':i.is_own_route('feed')}))"
+        "}))"
     )
     out = run([PY, "manage.py", "shell", "-c", code], env, capture_output=True).stdout
     found = json.loads(out.strip().splitlines()[-1])
@@ -104,14 +130,14 @@ def reader_urls(env):
         "topic": found["topic"],
         "post": found["post"],
         "search": "/search/?q=checkpoint",
+        "feed": found["index"] + "feed/",
     }
-    if found["feed_exists"]:
-        urls["feed"] = found["index"] + "feed/"
     return urls
 
 
-def count_queries(env, urls):
-    pages = {k: v for k, v in urls.items() if k in QUERY_BUDGETS}
+def measure_pages(env, urls):
+    """SQL queries per request (second request, page cache off) and body size of each page."""
+    pages = {k: v for k, v in urls.items() if k != "floor"}
     code = f"URLS = {json.dumps(json.dumps(pages))}\n" + COUNT_QUERIES
     out = run([PY, "manage.py", "shell", "-c", code], env, capture_output=True).stdout
     return json.loads(out.strip().splitlines()[-1])
@@ -120,7 +146,11 @@ def count_queries(env, urls):
 class Server:
     def __init__(self, env, page_cache):
         self.env = {**env, "PAGE_CACHE": "on" if page_cache else "off"}
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
         self.peak_rss = 0
+        # Every run starts cold: entries of an earlier run would make "warm" mean nothing.
+        shutil.rmtree(env["CACHE_DIR"], ignore_errors=True)
 
     def __enter__(self):
         self.process = subprocess.Popen(
@@ -132,7 +162,7 @@ class Server:
                 "-w",
                 "2",
                 "-b",
-                f"127.0.0.1:{PORT}",
+                f"127.0.0.1:{self.port}",
                 "--log-level",
                 "warning",
             ],
@@ -140,11 +170,15 @@ class Server:
             cwd=ROOT,
             start_new_session=True,
         )
-        for _ in range(100):
+        deadline = time.monotonic() + 60
+        while True:
             try:
-                urllib.request.urlopen(f"http://127.0.0.1:{PORT}/bench-floor/", timeout=2)  # noqa: S310
+                urllib.request.urlopen(f"{self.base}/bench-floor/", timeout=2)  # noqa: S310
                 break
             except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.__exit__()
+                    raise SystemExit("gunicorn did not come up; see its output above") from None
                 time.sleep(0.2)
         self.sampling = True
         threading.Thread(target=self.sample, daemon=True).start()
@@ -171,8 +205,9 @@ class Server:
 
     def __exit__(self, *exc):
         self.sampling = False
-        os.killpg(self.process.pid, signal.SIGTERM)
-        self.process.wait(timeout=30)
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=30)
 
 
 def wrk(url, duration, connections):
@@ -225,13 +260,16 @@ def verdict(ok):
 
 
 def bench(engine, posts, args, rows):
-    env = database_env(engine, posts)
+    env = database_env(engine, posts, fresh=args.fresh)
     build_seconds = build(env, posts)
     urls = reader_urls(env)
-    queries = count_queries(env, urls)
-    base = f"http://127.0.0.1:{PORT}"
+    measured = measure_pages(env, urls)
+    queries = measured["queries"]
+    # The floor page is exactly as big as this blog's index.
+    env["BENCH_FLOOR_BYTES"] = str(measured["bytes"]["index"])
     for cached in (False, True):
         with Server(env, cached) as server:
+            base = server.base
             targets = dict(urls)
             targets["static css"] = static_css_url(base, urls["index"])
             floor_rps = None
@@ -244,7 +282,7 @@ def bench(engine, posts, args, rows):
                     floor_rps = result["rps"]
                 share = result["rps"] / floor_rps if floor_rps else 0
                 checks = [result["errors"] == 0, result["p99"] <= P99_MS]
-                if name in queries:
+                if name in QUERY_BUDGETS:
                     checks.append(queries[name] <= QUERY_BUDGETS[name])
                 if name == "index":
                     checks.append(raw <= INDEX_HTML_BYTES)
@@ -261,8 +299,9 @@ def bench(engine, posts, args, rows):
                 )
                 print(rows[-1], file=sys.stderr, flush=True)
     rows.append(
-        f"| {engine} | {posts:,} | build | load_demo --posts {posts}: "
-        f"{build_seconds:.0f} s |  |  |  |  |  |  |  |  |  |  |"
+        f"| {engine} | {posts:,} | build | migrate + load_demo --posts {posts}"
+        f"{'' if args.fresh else ' (kept database)'}: {build_seconds:.0f} s "
+        "|  |  |  |  |  |  |  |  |  |  |"
     )
 
 
@@ -273,6 +312,7 @@ def main():
     parser.add_argument("--engines", nargs="+", default=["postgres", "sqlite"])
     parser.add_argument("--duration", type=int, default=10, help="seconds of wrk per page")
     parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--fresh", action="store_true", help="drop and rebuild the databases")
     args = parser.parse_args()
     if args.huge:
         args.posts.append(100_000)

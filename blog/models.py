@@ -9,6 +9,8 @@ from django.db.models import (
     Case,
     Count,
     Exists,
+    ExpressionWrapper,
+    F,
     Func,
     Max,
     OuterRef,
@@ -148,7 +150,15 @@ class BlogPageQuerySet(PageQuerySet):
 
     def for_cards(self):
         """Everything a post card shows, fetched in a fixed number of queries."""
-        return self.select_related("hero_image").prefetch_related(*card_prefetches())
+        return self.select_related("hero_image").prefetch_related(
+            *card_prefetches(), HERO_RENDITIONS
+        )
+
+
+# Every size of every hero picture in one query. Without it each {% picture %} asks the cache
+# for its renditions and, as Wagtail 8 does for renditions found there, writes them all back:
+# about fifty cache writes per listing.
+HERO_RENDITIONS = "hero_image__renditions"
 
 
 def card_prefetches():
@@ -167,6 +177,18 @@ def card_prefetches():
 BlogPageManager = PageManager.from_queryset(BlogPageQuerySet)
 
 
+def with_restriction_flag(pages):
+    """Pages that each say whether a view restriction applies to them, in the query that
+    fetches them: the same test as get_view_restrictions below, so that routing a public
+    page (nearly every request) needs no restrictions query at all."""
+    served_path = ExpressionWrapper(OuterRef("path"), output_field=models.CharField())
+    applies = PageViewRestriction.objects.alias(served_path=served_path).filter(
+        Q(served_path__startswith=F("page__path"))
+        | Q(served_path__startswith=F("page__aliases__path"))
+    )
+    return pages.annotate(under_view_restriction=Exists(applies))
+
+
 class OneQueryRestrictionsMixin:
     """Wagtail checks view restrictions on every page it serves, in two queries (ancestors,
     then restrictions). The ancestors' paths are prefixes of the page's own path, so one
@@ -174,6 +196,8 @@ class OneQueryRestrictionsMixin:
     alias of (an alias has no restrictions of its own and follows its source's)."""
 
     def get_view_restrictions(self):
+        if getattr(self, "under_view_restriction", None) is False:
+            return PageViewRestriction.objects.none()
         steps = range(self.steplen, len(self.path) + 1, self.steplen)
         paths = [self.path[:end] for end in steps]
         return PageViewRestriction.objects.filter(
@@ -236,7 +260,7 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
             # A post, fetched as itself in one query: Wagtail's own lookup fetches the base
             # page and then the post.
             post = BlogPage.objects.child_of(self).filter(slug=path_components[0])
-            post = post.select_related("hero_image").first()
+            post = with_restriction_flag(post.select_related("hero_image")).first()
             if post is not None:
                 post._cached_parent_obj = self
                 return post.route(request, [])
@@ -301,7 +325,7 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         featured = featured if page.number == 1 else None
         # The featured card's bylines and topics come with the grid's, in one pair of queries.
         cards = [featured, *page.object_list] if featured else page.object_list
-        prefetch_related_objects(cards, *card_prefetches())
+        prefetch_related_objects(cards, *card_prefetches(), HERO_RENDITIONS)
         listing_total = total_posts if topic is None else page.paginator.count
         # The header links to this blog; it need not look the blog up again.
         request._blog_index_for_header = self
@@ -345,11 +369,11 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
 
     @path("topic/<slug:slug>/feed/")
     def topic_rss_feed(self, request, slug):
-        return BlogFeed(self, get_object_or_404(Topic, slug=slug))(request)
+        return BlogFeed(self, topic_slug=slug)(request)
 
     @path("topic/<slug:slug>/atom/")
     def topic_atom_feed(self, request, slug):
-        return BlogAtom(self, get_object_or_404(Topic, slug=slug))(request)
+        return BlogAtom(self, topic_slug=slug)(request)
 
     def get_sitemap_urls(self, request=None):
         """The blog, then each topic page that lists at least one post."""
@@ -606,7 +630,9 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         # This post's bylines and topics come with the related cards', in one pair of queries;
         # a preview keeps the editor's unsaved bylines and topics instead.
         in_preview = getattr(request, "is_preview", False) or self.pk is None
-        prefetch_related_objects([*related] if in_preview else [self, *related], *card_prefetches())
+        prefetch_related_objects(
+            [*related] if in_preview else [self, *related], *card_prefetches(), HERO_RENDITIONS
+        )
         context["related_posts"] = related
         request._blog_index_for_header = self.blog_index
         context["meta"] = post_meta(self, request)

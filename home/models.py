@@ -41,11 +41,12 @@ class HomePage(Page):
         if path_components and not self.live:
             raise Http404
         if path_components:
-            from blog.models import BlogIndexPage
+            from blog.models import BlogIndexPage, with_restriction_flag
 
             # The blog is the child readers ask for: fetched as itself in one query, where
             # Wagtail's own lookup fetches the base page and then the blog.
-            blog = BlogIndexPage.objects.child_of(self).filter(slug=path_components[0]).first()
+            blog = BlogIndexPage.objects.child_of(self).filter(slug=path_components[0])
+            blog = with_restriction_flag(blog).first()
             if blog is not None:
                 blog._cached_parent_obj = self
                 return blog.route(request, path_components[1:])

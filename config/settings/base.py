@@ -190,6 +190,33 @@ else:
 PAGE_CACHE = env_bool("PAGE_CACHE", True)
 PAGE_CACHE_TTL = int(os.environ.get("PAGE_CACHE_TTL", "600"))
 
+# A CDN or Varnish in front of the site is told which addresses a publish changed: the page
+# itself (wagtail.contrib.frontend_cache) and every listing, feed and sitemap that shows a post
+# (blog/signals.py). Off unless one of these is set.
+WAGTAILFRONTENDCACHE = {}
+if os.environ.get("FRONTEND_CACHE_PURGE_URL"):
+    WAGTAILFRONTENDCACHE["http"] = {
+        "BACKEND": "wagtail.contrib.frontend_cache.backends.HTTPBackend",
+        "LOCATION": os.environ["FRONTEND_CACHE_PURGE_URL"],
+    }
+if os.environ.get("CLOUDFLARE_ZONEID"):
+    WAGTAILFRONTENDCACHE["cloudflare"] = {
+        "BACKEND": "wagtail.contrib.frontend_cache.backends.CloudflareBackend",
+        "ZONEID": os.environ["CLOUDFLARE_ZONEID"],
+        "BEARER_TOKEN": os.environ.get("CLOUDFLARE_BEARER_TOKEN", ""),
+    }
+if os.environ.get("CLOUDFRONT_DISTRIBUTION_ID"):
+    # Credentials come from the usual AWS_* variables or the instance role, as for S3.
+    WAGTAILFRONTENDCACHE["cloudfront"] = {
+        "BACKEND": "wagtail.contrib.frontend_cache.backends.CloudfrontBackend",
+        "DISTRIBUTION_ID": os.environ["CLOUDFRONT_DISTRIBUTION_ID"],
+    }
+if WAGTAILFRONTENDCACHE:
+    INSTALLED_APPS.append("wagtail.contrib.frontend_cache")
+# A publish moves every page of a listing along; only the first pages are purged, deeper ones
+# wait for the CDN's own expiry.
+FRONTEND_CACHE_PURGE_PAGES = int(os.environ.get("FRONTEND_CACHE_PURGE_PAGES", "3"))
+
 # With Redis, sessions are read from the cache and written through to the database: a Redis
 # restart or outage costs a query, never a logged-out editor. Without Redis, plain database.
 SESSION_ENGINE = (
