@@ -187,6 +187,14 @@ def test_pages_render_while_the_object_store_is_down_and_pictures_return_with_it
     assert refused.status_code == 503
     assert "Media storage is unavailable" in refused.text
     assert "Nothing was saved" in refused.text
+    # The admin's drag-and-drop uploader posts the same way; its page says "upload failed".
+    refused = editor.post_form(
+        cluster.a,
+        "/admin/images/multiple/add/",
+        {"title": "Outage diagram", "collection": str(cluster.collection_id)},
+        files={"files[]": ("outage-diagram.png", png_bytes(), "image/png")},
+    )
+    assert refused.status_code == 503
     count = "SELECT count(*) FROM wagtailimages_image WHERE title = %s"
     assert cluster.db.scalar(count, ("Outage diagram",)) == 0
 
