@@ -188,10 +188,10 @@ class BlogFeed(Feed):
     def item_enclosures(self, post):
         if post.hero_image is None:
             return []
-        rendition = post.hero_image.get_rendition(SHARE_IMAGE_SPEC)
         try:
+            rendition = post.hero_image.get_rendition(SHARE_IMAGE_SPEC)
             length = rendition.file.size
-        except OSError:
+        except OSError:  # SourceImageIOError too: the original can't be read to make one
             # A lost media file costs the item its picture, not the whole feed.
             return []
         mime_type = mimetypes.guess_type(rendition.file.name)[0] or "image/jpeg"

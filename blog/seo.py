@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.utils.text import Truncator
+from wagtail.images.models import SourceImageIOError
 
 from home.models import SiteSettings
 
@@ -54,7 +55,12 @@ def share_image(image, request):
     """The 1200×630 picture link previews show, as (absolute url, width, height)."""
     if image is None:
         return "", None, None
-    rendition = image.get_rendition(SHARE_IMAGE_SPEC)
+    try:
+        rendition = image.get_rendition(SHARE_IMAGE_SPEC)
+    except SourceImageIOError:
+        # The original is unreadable (object store down, file lost): the page goes out without
+        # a preview picture rather than not at all; the next request tries again.
+        return "", None, None
     return request.build_absolute_uri(rendition.url), rendition.width, rendition.height
 
 

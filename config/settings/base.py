@@ -81,6 +81,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A media upload while the object store is down: a readable 503, not a 500 (config/storage.py).
+    "config.storage.ObjectStoreOutageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "wagtail.contrib.redirects.middleware.RedirectMiddleware",
     "blog.cache.PageCacheFetchMiddleware",

@@ -298,3 +298,21 @@ def test_a_template_rendered_without_a_request_still_gets_its_head(db):
     html = render_to_string("base.html", {})
     assert '<meta property="og:type" content="website">' in html
     assert "canonical" not in html
+
+
+def test_a_post_whose_picture_cannot_be_read_still_renders_with_its_alt_text(client, blog, author):
+    """The object store down (or a lost file): no rendition can be made, the page still reads."""
+    post = publish_post(blog, "Lost picture", authors=[author], image=make_image("Lost"))
+    post.hero_image.file.storage.delete(post.hero_image.file.name)
+
+    soup = soup_of(client.get(post.url))
+    assert meta(soup, "og:image") is None
+    assert meta(soup, "twitter:card") == "summary"
+    hero = soup.select_one("img.post__hero-image")
+    assert hero["alt"] == post.hero_alt
+    assert hero["src"].endswith("not-found")
+
+    feed = client.get(blog.url + "feed/")
+    assert feed.status_code == 200
+    assert b"Lost picture" in feed.content
+    assert b"<enclosure" not in feed.content

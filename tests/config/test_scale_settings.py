@@ -7,10 +7,12 @@ import socket
 import time
 
 import pytest
+from django.core.files.base import ContentFile
+from django.http import HttpResponse
 
 from config import gunicorn, services
 from config.settings import base
-from config.storage import MediaStorage
+from config.storage import MediaStorage, ObjectStoreOutageMiddleware, ObjectStoreUnavailable
 
 S3_ENV = {
     "AWS_STORAGE_BUCKET_NAME": "cedana-media",
@@ -168,3 +170,44 @@ def test_gunicorn_web_concurrency_wins(reload_gunicorn):
     assert config.workers == 3
     assert config.max_requests > 0 and config.max_requests_jitter > 0
     assert config.timeout == 30
+
+
+def test_a_page_rendered_while_the_store_is_down_is_kept_by_no_cache(rf):
+    """Its pictures are alt-text stand-ins: the page cache must not serve them after recovery."""
+    storage = MediaStorage(**services.media_storage(S3_ENV)["OPTIONS"])
+
+    def page_with_a_missing_picture(request):
+        with pytest.raises(ObjectStoreUnavailable):
+            storage.open("original_images/diagram.png")
+        return HttpResponse("<img alt='Diagram' src='not-found'>")
+
+    degraded = ObjectStoreOutageMiddleware(page_with_a_missing_picture)(rf.get("/blog/post/"))
+    assert degraded.status_code == 200
+    assert "no-store" in degraded["Cache-Control"]
+
+    healthy = ObjectStoreOutageMiddleware(lambda request: HttpResponse("ok"))(rf.get("/blog/"))
+    assert "no-store" not in healthy.get("Cache-Control", "")
+
+
+@pytest.mark.django_db
+def test_an_upload_while_the_store_is_down_answers_a_readable_503(rf):
+    storage = MediaStorage(**services.media_storage(S3_ENV)["OPTIONS"])
+
+    def upload(request):
+        storage.save("original_images/diagram.png", ContentFile(b"png"))
+        return HttpResponse("saved")
+
+    middleware = ObjectStoreOutageMiddleware(upload)
+    request = rf.post("/admin/images/add/")
+    try:
+        middleware(request)
+    except ObjectStoreUnavailable as error:
+        response = middleware.process_exception(request, error)
+    else:
+        raise AssertionError("the upload reached a store that is down")
+    assert response.status_code == 503
+    assert response["Retry-After"] == "60"
+    page = response.content.decode()
+    assert "Media storage is unavailable" in page
+    assert "Nothing was saved" in page
+    assert 'href="/admin/"' in page

@@ -93,6 +93,8 @@ def main(argv=None):
         published = editor.publish(a, seeded["draft_id"]).status_code == 200
         seen_on_b = "Fresh from server A" in requests.get(b + seeded["blog_url"], timeout=30).text
         checks.append(("published on A, listed on B", published and seen_on_b))
+        found = requests.get(b + "/search/?q=Fresh", timeout=30).text
+        checks.append(("published on A, found by search on B", seeded["draft_url"] in found))
         post = seeded["posts"]["GPU burn-in notes"]
         pictures = image_sources(requests.get(a + post, timeout=30).text)
         on_b = image_sources(requests.get(b + post, timeout=30).text)
@@ -115,8 +117,10 @@ def main(argv=None):
         for name, ok in checks:
             print(f"  {'PASS' if ok else 'FAIL'}  {name}")
         print(
-            f"\nwrk, {args.connections} connections, {args.seconds}s, GET {post} "
-            f"(loopback, {os.cpu_count()} cores shared with wrk, PostgreSQL, Redis)"
+            f"\nRequests/s, one app server against two: wrk, {args.connections} connections, "
+            f"{args.seconds}s, GET {post}\n"
+            f"(loopback, one sync worker per server, {os.cpu_count()} cores shared with wrk, "
+            "PostgreSQL and Redis)"
         )
         print(f"  {'servers':<8} {'workers':>7} {'req/s':>9} {'errors':>8} {'p99':>14}")
         for servers, (rate, errors, p99) in ((1, one), (2, two)):
