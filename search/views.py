@@ -1,12 +1,12 @@
 import re
 
 from django.core.paginator import Paginator
-from django.db.models import Count, Exists, Func, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, Func, OuterRef, Subquery
 from django.db.models.functions import Length, Substr
 from django.http import Http404, JsonResponse
 from django.template.response import TemplateResponse
 from wagtail.contrib.search_promotions.models import SearchPromotion
-from wagtail.models import Page, PageViewRestriction
+from wagtail.models import PageViewRestriction
 
 from blog.models import BlogIndexPage, BlogPage, Topic
 
@@ -17,17 +17,6 @@ from .query import MAX_QUERY_LENGTH, QueryTooLong, ReaderQuery
 RESULTS_PER_PAGE = 10
 SUGGESTIONS = 8
 SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
-
-
-def readable_posts():
-    """BlogPage.objects.readable() as one statement: readable() first lists the hidden branches
-    (unpublished pages with children, restricted pages) and then excludes each, a query more.
-    Here a post is dropped when one of its ancestors, or itself, is such a page."""
-    hiding_ancestor = Page.objects.filter(
-        Q(live=False, numchild__gt=0) | Q(view_restrictions__isnull=False),
-        path=Substr(OuterRef("path"), 1, Length("path")),
-    )
-    return BlogPage.objects.not_expired().exclude(Exists(hiding_ancestor))
 
 
 def header_blog_index():
@@ -98,7 +87,7 @@ def search(request):
         if topic is None:
             raise Http404("No such topic")
 
-    readable = readable_posts()
+    readable = BlogPage.objects.readable()
     request._blog_index_for_header = header_blog_index()
     context = {
         "search_query": query.text,
@@ -156,7 +145,7 @@ def suggest(request):
         return JsonResponse({"results": []}, status=400)
     if not query.words:
         return JsonResponse({"results": []})
-    readable = readable_posts()
+    readable = BlogPage.objects.readable()
     posts = BlogPage.objects.filter(pk__in=readable.values("pk")).autocomplete(
         " ".join(query.words)
     )[:SUGGESTIONS]

@@ -174,7 +174,7 @@ def test_a_search_runs_the_same_number_of_queries_for_5_or_30_posts(client, blog
         publish_post(blog, f"Later post {n}", authors=[author], topics=[topic, more])
     many = search_queries(client, "post")
     assert few == many
-    # The hit (one upsert; SQLite needs two statements), the results page with the facet
-    # counts that carry the total, the page's posts, their bylines and topics, editors'
-    # picks, and the chrome: site, site settings, the header's blog.
-    assert many <= (10 if connection.vendor == "sqlite" else 9)
+    # readable()'s hidden-branch lookup, the hit (one upsert; SQLite needs two statements),
+    # the facet counts that carry the total, the page's posts, their bylines and topics,
+    # editors' picks, and the chrome: site, site settings, the header's blog.
+    assert many <= (11 if connection.vendor == "sqlite" else 10)
