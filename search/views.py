@@ -1,19 +1,33 @@
 import re
 
 from django.core.paginator import Paginator
-from django.db.models import Count
+from django.db.models import Count, Exists, Func, OuterRef, Subquery
+from django.db.models.functions import Length, Substr
 from django.http import Http404, JsonResponse
 from django.template.response import TemplateResponse
-from wagtail.contrib.search_promotions.models import Query, SearchPromotion
+from wagtail.contrib.search_promotions.models import SearchPromotion
+from wagtail.models import PageViewRestriction
 
-from blog.models import BlogPage, Topic
+from blog.models import BlogIndexPage, BlogPage, Topic
 
 from .excerpts import excerpt, highlight, match_pattern
+from .hits import count_hit
 from .query import MAX_QUERY_LENGTH, QueryTooLong, ReaderQuery
 
 RESULTS_PER_PAGE = 10
 SUGGESTIONS = 8
 SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
+
+
+def header_blog_index():
+    """The blog the header links to, as the context processor would find it, in one query
+    (PageQuerySet.public() spends one listing every restriction first)."""
+    restricted_ancestor = PageViewRestriction.objects.filter(
+        page__path=Substr(OuterRef("path"), 1, Length("page__path"))
+    )
+    return (
+        BlogIndexPage.objects.live().exclude(Exists(restricted_ancestor)).order_by("path").first()
+    )
 
 
 def matching(readable, query):
@@ -23,20 +37,24 @@ def matching(readable, query):
 
 
 def topic_counts(results):
-    """Topics of every matching post (not just this page), with how many posts each."""
+    """Topics of every matching post (not just this page), with how many posts each. Each row
+    also carries the number of all matching posts, so the result count needs no query."""
     # SearchResults has no values(); the backend's own queryset is the exact matching set.
-    matched_ids = results.get_queryset().values("pk")
-    return (
-        Topic.objects.filter(post_links__page__in=matched_ids)
-        .annotate(post_count=Count("post_links__page", distinct=True))
+    matched = results.get_queryset().order_by()
+    count_all = matched.annotate(n=Func("pk", function="COUNT")).values("n")
+    return list(
+        Topic.objects.filter(post_links__page__in=matched.values("pk"))
+        .annotate(post_count=Count("post_links__page", distinct=True), matched=Subquery(count_all))
         .order_by("-post_count", "name")
     )
 
 
-def promotions(readable, query):
+def promotions(readable, query_string):
     """Editors' picks for this query whose post a reader may see, in the editors' order."""
     return (
-        SearchPromotion.objects.filter(query=query, page__in=readable.values("pk"))
+        SearchPromotion.objects.filter(
+            query__query_string=query_string, page__in=readable.values("pk")
+        )
         .select_related("page__blogpage")
         .order_by("sort_order")
     )
@@ -70,6 +88,7 @@ def search(request):
             raise Http404("No such topic")
 
     readable = BlogPage.objects.readable()
+    request._blog_index_for_header = header_blog_index()
     context = {
         "search_query": query.text,
         "active_topic": topic,
@@ -79,14 +98,22 @@ def search(request):
         context.update(landing_context(readable))
         return TemplateResponse(request, "search/search.html", context)
 
-    stored = Query.get(query.text)
-    stored.add_hit()
+    query_string = count_hit(query.text)
 
     all_results = matching(readable, query.as_search_query())
+    topics = topic_counts(all_results)
     results = all_results
     if topic is not None:
         results = matching(readable.filter(topic_links__topic=topic), query.as_search_query())
-    page = Paginator(results, RESULTS_PER_PAGE).get_page(request.GET.get("page"))
+    paginator = Paginator(results, RESULTS_PER_PAGE)
+    if topics:
+        paginator.count = (
+            topics[0].matched
+            if topic is None
+            else next((t.post_count for t in topics if t.pk == topic.pk), 0)
+        )
+    # Otherwise nothing matched, or only posts without a topic: the paginator counts them.
+    page = paginator.get_page(request.GET.get("page"))
 
     pattern = match_pattern(query.terms)
     context.update(
@@ -101,8 +128,8 @@ def search(request):
                 }
                 for post in page
             ],
-            "topics": topic_counts(all_results),
-            "picks": promotions(readable, stored) if page.number == 1 else [],
+            "topics": topics,
+            "picks": promotions(readable, query_string) if page.number == 1 else [],
         }
     )
     if not page.paginator.count:

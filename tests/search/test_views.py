@@ -174,6 +174,7 @@ def test_a_search_runs_the_same_number_of_queries_for_5_or_30_posts(client, blog
         publish_post(blog, f"Later post {n}", authors=[author], topics=[topic, more])
     many = search_queries(client, "post")
     assert few == many
-    # 6 for the search itself (count, page, 2 prefetches, topic facet, picks), 3 to count the
-    # hit, the rest are the header, site settings and readable()'s unpublished-branch lookup.
-    assert many <= 15
+    # readable()'s hidden-branch lookup, the hit (one upsert; SQLite needs two statements),
+    # the facet counts that carry the total, the page's posts, their bylines and topics,
+    # editors' picks, and the chrome: site, site settings, the header's blog.
+    assert many <= (11 if connection.vendor == "sqlite" else 10)

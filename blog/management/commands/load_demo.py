@@ -10,14 +10,14 @@ from django.core.files.images import ImageFile
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
-from tqdm import tqdm
 from wagtail.embeds.embeds import get_embed_hash
 from wagtail.embeds.models import Embed
 from wagtail.images.models import Image
 from wagtail.models import Page, Site
 
-from blog.demo.bodies import body_for, generated_body
+from blog.demo.bodies import body_for
 from blog.demo.drawings import draw, draw_generated
+from blog.demo.generate import generate_posts
 from blog.demo.posts import POSTS
 from blog.models import Author, BlogIndexPage, BlogPage, BlogPageAuthor, BlogPageTopic, Topic
 from home.models import HomePage, SiteSettings
@@ -229,54 +229,14 @@ class Command(BaseCommand):
         return True
 
     def ensure_generated_posts(self, index, count, topics, author):
-        existing = set(
-            BlogPage.objects.child_of(index)
-            .filter(slug__startswith="generated-")
-            .values_list("slug", flat=True)
-        )
         images = [
             self.demo_image(f"demo: generated-{n}", draw_generated(n, 960, 540))
             for n in range(GENERATED_IMAGE_POOL)
         ]
-        oldest = timezone.now() - timedelta(days=90)
-        made = 0
-        for n in tqdm(range(1, count + 1), desc="Generating posts", unit="post", disable=None):
-            slug = f"generated-{n}"
-            if slug in existing:
-                continue
-            published = oldest - timedelta(hours=n)
-            image = images[n % GENERATED_IMAGE_POOL]
-            post = BlogPage(
-                title=f"Field note {n}: {generated_title(n)}",
-                slug=slug,
-                summary=f"Synthetic post {n}, generated for benchmarks: notes on {generated_title(n).lower()}.",
-                hero_image=image,
-                hero_alt=f"Blueprint drawing number {n % GENERATED_IMAGE_POOL} of GPU nodes and saved-state icons.",
-                body=generated_body(n, image.pk),
-                live=True,
-                first_published_at=published,
-                last_published_at=published,
+        generated = generate_posts(index, count, images=images, topics=topics, author=author)
+        if generated.created:
+            self.stdout.write(
+                f"Wrote {generated.created} posts in {generated.write_seconds:.1f} s, "
+                f"indexed them in {generated.index_seconds:.1f} s."
             )
-            post.author_links = [BlogPageAuthor(author=author)]
-            post.topic_links = [BlogPageTopic(topic=topics[n % len(topics)])]
-            index.add_child(instance=post)
-            made += 1
-        return made
-
-
-GENERATED_SUBJECTS = [
-    "checkpoint intervals",
-    "restore latency",
-    "Xid error triage",
-    "NCCL timeouts",
-    "KV cache migration",
-    "spot instance reclaim",
-    "thermal throttling",
-    "fleet health signals",
-    "tensor parallel recovery",
-    "inference session state",
-]
-
-
-def generated_title(n):
-    return GENERATED_SUBJECTS[n % len(GENERATED_SUBJECTS)].capitalize()
+        return generated.created
