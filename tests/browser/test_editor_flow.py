@@ -1,9 +1,9 @@
 """An editor writes a post in the real admin, a publisher approves and schedules it, the scheduler
 puts it live; a reviewer reads a draft through a share link; the content checks speak up.
 
-The live server runs in another thread, so these tests commit what they create (no test
-transaction) and take it away again afterwards: the reader tests that follow in this package
-expect the demo as `load_demo` left it.
+The live server runs in other threads and cannot see the test's transaction, so what these
+tests create is committed from a thread of its own (`committed`) and removed again afterwards:
+the reader tests that follow in this package expect the demo as `load_demo` left it.
 """
 
 import io
