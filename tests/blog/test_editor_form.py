@@ -91,6 +91,24 @@ def test_an_incomplete_post_can_be_saved_as_a_draft(editor_client, blog):
     assert draft.summary == ""
 
 
+def test_a_draft_may_wait_for_its_hero_alt_text_but_publishing_refuses_it(
+    editor_client, admin_client, editor, blog, topic, hero_image
+):
+    """Held back like the required fields, so the preview (and its content checks) still show."""
+    draft = post_form(editor.author_profile, topic, hero_image, hero_alt=" ")
+    assert editor_client.post(add_url(blog), draft).status_code == 302
+    post = BlogPage.objects.get(slug="why-our-gpus-ran-hot")
+    assert post.get_latest_revision_as_object().hero_alt == ""
+
+    edit_url = f"/admin/pages/{post.pk}/edit/"
+    published = post_form(editor.author_profile, topic, hero_image, hero_alt=" ", publish=True)
+    response = admin_client.post(edit_url, published)
+    assert response.status_code == 200
+    assert "Describe the hero image for readers" in response.content.decode()
+    post.refresh_from_db()
+    assert not post.live
+
+
 def test_an_invalid_publish_keeps_everything_the_editor_typed(editor_client, editor, blog, topic):
     typed_title = "Half-finished thoughts on fan curves"
     typed_seo = "Fan curves, explained"
