@@ -1,3 +1,6 @@
+import hashlib
+import os
+
 from .base import *  # noqa: F403
 
 DEBUG = False
@@ -15,3 +18,9 @@ LOGGING = {**LOGGING, "root": {"handlers": ["console"], "level": "WARNING"}}  # 
 # The page cache keys on a generation bumped after commit, which a test transaction never
 # reaches; tests of the cache turn it on themselves (tests/blog/test_cache.py).
 PAGE_CACHE = False
+# The shared file cache also holds what a dev server or a benchmark cached for another database
+# (Wagtail's site root paths among it), which would leak into tests: tests of each database get
+# a cache directory of their own, shared by the test process and the servers it starts.
+if not REDIS_URL and "CACHE_DIR" not in os.environ:  # noqa: F405
+    _database = hashlib.sha1(str(DATABASES["default"]).encode()).hexdigest()[:12]  # noqa: F405, S324
+    CACHES["default"]["LOCATION"] = str(BASE_DIR / "var" / "test-cache" / _database)  # noqa: F405
