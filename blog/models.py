@@ -30,7 +30,6 @@ from wagtail.admin.panels import (
     FieldPanel,
     FieldRowPanel,
     MultiFieldPanel,
-    MultipleChooserPanel,
     ObjectList,
     PageChooserPanel,
     TabbedInterface,
@@ -45,6 +44,7 @@ from wagtail.search import index
 from .blocks import BodyBlock
 from .feeds import BlogAtom, BlogFeed
 from .forms import BlogPageForm
+from .panels import AtLeastOneChosenPanel
 from .previews import BlogPagePreviewMixin
 from .seo import blog_index_meta, post_meta
 from .share_links import DraftShareLink  # noqa: F401  (registers the model with the blog app)
@@ -480,20 +480,21 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         ),
         FieldPanel("summary"),
         MultiFieldPanel([FieldPanel("hero_image"), FieldPanel("hero_alt")], heading="Hero image"),
-        MultipleChooserPanel(
+        AtLeastOneChosenPanel(
             "author_links",
             chooser_field_name="author",
-            min_num=1,
             label="Authors",
             heading="Authors",
+            missing_message="Choose at least one author with “Add authors” before publishing.",
         ),
-        MultipleChooserPanel(
+        AtLeastOneChosenPanel(
             "topic_links",
             chooser_field_name="topic",
-            min_num=1,
             label="Topics",
             heading="Topics",
             help_text="The first topic is the one shown on the post's card.",
+            missing_message="Choose at least one topic with “Add topics” before publishing: "
+            "the first one is shown on the post's card.",
         ),
         FieldPanel("body"),
     ]

@@ -12,6 +12,7 @@ from wagtail.test.utils.form_data import (
 )
 
 from blog.models import BlogPage
+from tests.factories import make_topic
 
 pytestmark = pytest.mark.django_db
 
@@ -41,6 +42,12 @@ def post_form(author=None, topic=None, image=None, publish=False, **fields):
     if publish:
         data["action-publish"] = "action-publish"
     return nested_form_data(data)
+
+
+def form_errors(response):
+    """The error messages the editor sees on the re-rendered form."""
+    page = BeautifulSoup(response.content, "html.parser")
+    return " ".join(node.get_text(" ", strip=True) for node in page.select(".error-message"))
 
 
 def form_fields(response):
@@ -76,10 +83,16 @@ def test_a_new_post_starts_with_the_signed_in_editor_as_author(editor_client, ed
     assert draft.authors == [editor.author_profile]
 
 
-def test_an_editor_without_an_author_profile_starts_with_no_author(admin_client, blog):
+def test_an_editor_without_an_author_profile_starts_with_no_author_and_no_topic_rows(
+    admin_client, blog
+):
+    """No blank rows to trip over: "Add authors" / "Add topics" add what the editor picks."""
     response = admin_client.get(add_url(blog))
     assert response.status_code == 200
-    assert form_fields(response).get("author_links-0-author", "") == ""
+    fields = form_fields(response)
+    assert fields["author_links-TOTAL_FORMS"] == fields["topic_links-TOTAL_FORMS"] == "0"
+    assert "author_links-0-author" not in fields
+    assert "topic_links-0-topic" not in fields
 
 
 def test_an_incomplete_post_can_be_saved_as_a_draft(editor_client, blog):
@@ -149,3 +162,75 @@ def test_autosave_comments_and_editing_notices_are_on():
     assert settings.WAGTAILADMIN_COMMENTS_ENABLED is True
     assert settings.WAGTAIL_AUTOSAVE_INTERVAL > 0
     assert settings.WAGTAIL_EDITING_SESSION_PING_INTERVAL > 0
+
+
+def added_through_the_chooser(rendered, relation, field, chosen):
+    """The form after "Add <relation>": the panel's JavaScript appends one row per chosen item
+    after whatever rows the page rendered, and leaves those rows as they were."""
+    rows = dict(rendered)
+    start = int(rows[f"{relation}-TOTAL_FORMS"])
+    for offset, item in enumerate(chosen):
+        number = start + offset
+        rows[f"{relation}-{number}-{field}"] = str(item.pk)
+        rows[f"{relation}-{number}-id"] = ""
+        rows[f"{relation}-{number}-ORDER"] = str(number + 1)
+        rows[f"{relation}-{number}-DELETE"] = ""
+    rows[f"{relation}-TOTAL_FORMS"] = str(start + len(chosen))
+    return rows
+
+
+def test_an_editor_publishes_with_topics_and_authors_added_through_their_buttons(
+    admin_client, blog, author, topic, hero_image
+):
+    """The rows the form opens with are left alone; the chosen ones are what gets published."""
+    second_topic = make_topic("Checkpointing")
+    rendered = form_fields(admin_client.get(add_url(blog)))
+    data = added_through_the_chooser(rendered, "topic_links", "topic", [topic, second_topic])
+    data = added_through_the_chooser(data, "author_links", "author", [author])
+    typed = {
+        k: v for k, v in post_form(image=hero_image, publish=True).items() if "_links-" not in k
+    }
+    response = admin_client.post(add_url(blog), {**data, **typed})
+    assert response.status_code == 302, form_errors(response)
+    post = BlogPage.objects.get(slug="why-our-gpus-ran-hot")
+    assert post.live
+    assert post.topics == [topic, second_topic]
+    assert post.authors == [author]
+
+
+def test_publishing_a_post_without_a_topic_says_what_is_missing(
+    editor_client, editor, blog, hero_image
+):
+    rendered = form_fields(editor_client.get(add_url(blog)))
+    typed = {
+        k: v for k, v in post_form(image=hero_image, publish=True).items() if "_links-" not in k
+    }
+    response = editor_client.post(add_url(blog), {**rendered, **typed})
+    assert response.status_code == 200
+    assert "Choose at least one topic" in form_errors(response)
+    assert not BlogPage.objects.exists()
+
+
+def test_publishing_a_post_without_an_author_says_what_is_missing(
+    admin_client, blog, topic, hero_image
+):
+    rendered = form_fields(admin_client.get(add_url(blog)))
+    data = added_through_the_chooser(rendered, "topic_links", "topic", [topic])
+    typed = {
+        k: v for k, v in post_form(image=hero_image, publish=True).items() if "_links-" not in k
+    }
+    response = admin_client.post(add_url(blog), {**data, **typed})
+    assert response.status_code == 200
+    assert "Choose at least one author" in form_errors(response)
+    assert not BlogPage.objects.exists()
+
+
+def test_a_draft_may_wait_for_its_topics(editor_client, editor, blog):
+    rendered = form_fields(editor_client.get(add_url(blog)))
+    typed = {k: v for k, v in post_form().items() if not k.startswith("topic_links-")}
+    typed = {k: v for k, v in typed.items() if not k.startswith("author_links-")}
+    response = editor_client.post(add_url(blog), {**rendered, **typed})
+    assert response.status_code == 302
+    draft = BlogPage.objects.get(slug="why-our-gpus-ran-hot").get_latest_revision_as_object()
+    assert draft.topics == []
+    assert draft.authors == [editor.author_profile]

@@ -8,7 +8,7 @@ from wagtail.test.utils.form_data import inline_formset, nested_form_data, rich_
 
 from blog.content_checks import CARD_ALT_RULE, SUMMARY_RULE
 from blog.models import BlogPage
-from tests.factories import publish_post
+from tests.factories import draft_post, publish_post
 
 pytestmark = pytest.mark.django_db
 
@@ -35,8 +35,8 @@ def preview(client, post, mode=None, **changes):
             "summary": changes.get("summary", post.summary),
             "hero_image": post.hero_image_id,
             "hero_alt": changes.get("hero_alt", post.hero_alt),
-            "author_links": inline_formset([{"author": a.pk} for a in post.authors]),
-            "topic_links": inline_formset([{"topic": t.pk} for t in post.topics]),
+            "author_links": saved_rows(post.author_links.all(), "author"),
+            "topic_links": saved_rows(post.topic_links.all(), "topic"),
             "body": streamfield([("paragraph", rich_text("<p>Unsaved words.</p>"))]),
             "comments": inline_formset([]),
             "seo_title": changes.get("seo_title", ""),
@@ -46,6 +46,12 @@ def preview(client, post, mode=None, **changes):
     state = client.post(url, data).json()
     assert state["is_valid"], state
     return client.get(url, {"mode": mode} if mode is not None else {})
+
+
+def saved_rows(links, field):
+    """A saved post's rows as its edit form sends them back: each with its id."""
+    rows = [{"id": link.pk, field: getattr(link, f"{field}_id")} for link in links]
+    return inline_formset(rows, initial=len(rows), min=1)
 
 
 def soup(response):
@@ -129,6 +135,45 @@ def test_a_new_post_can_be_previewed_before_its_first_save(admin_client, blog, a
         response = admin_client.get(url, {"mode": mode})
         assert response.status_code == 200, mode
         assert "Brand new" in response.content.decode(), mode
+
+
+@pytest.fixture
+def draft(blog, author, topic):
+    return draft_post(blog, "Notes on fan curves", authors=[author], topics=[topic])
+
+
+def text(node):
+    return node.get_text(" ", strip=True)
+
+
+@pytest.mark.parametrize(("mode", "byline"), [("card", ".card .byline"), ("featured", ".byline")])
+def test_a_draft_card_shows_its_authors_without_a_separator_for_the_missing_date(
+    admin_client, draft, mode, byline
+):
+    assert text(soup(preview(admin_client, draft, mode)).select_one(byline)) == "Ada Lovelace"
+
+
+@pytest.mark.parametrize("mode", ["card", "featured"])
+def test_a_draft_card_with_no_author_yet_shows_no_empty_byline(admin_client, blog, mode):
+    draft = draft_post(blog, "Notes nobody has signed")
+    page = soup(preview(admin_client, draft, mode))
+    assert page.select_one(".card__title, .featured__title")
+    assert page.select_one(".byline") is None
+    assert "·" not in text(page.select_one("main"))
+
+
+def test_a_draft_full_page_preview_lists_only_what_it_has(admin_client, blog, draft):
+    meta = soup(preview(admin_client, draft)).select_one(".post__meta")
+    assert text(meta) == f"By Ada Lovelace · {draft.reading_minutes} min read"
+    unsigned = draft_post(blog, "Notes nobody has signed")
+    meta = soup(preview(admin_client, unsigned)).select_one(".post__meta")
+    assert text(meta) == f"{unsigned.reading_minutes} min read"
+
+
+def test_a_published_card_keeps_its_date_and_authors_apart(admin_client, post):
+    byline = text(soup(preview(admin_client, post, "card")).select_one(".card .byline"))
+    published = post.first_published_at
+    assert byline == f"{published:%b} {published.day}, {published.year} · Ada Lovelace"
 
 
 def axe_configuration(response):
