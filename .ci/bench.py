@@ -207,7 +207,12 @@ class Server:
         self.sampling = False
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=30)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                # A worker stuck in a slow request must not hang the whole benchmark.
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=30)
 
 
 def wrk(url, duration, connections):
@@ -274,10 +279,20 @@ def bench(engine, posts, args, rows):
             targets["static css"] = static_css_url(base, urls["index"])
             floor_rps = None
             for name, path in targets.items():
-                if cached:
-                    urllib.request.urlopen(base + path, timeout=10).read()  # noqa: S310 - warm
-                raw, zipped, cache_state = page_bytes(base + path)
-                result = wrk(base + path, args.duration, args.connections)
+                try:
+                    if cached:
+                        urllib.request.urlopen(base + path, timeout=10).read()  # noqa: S310
+                    raw, zipped, cache_state = page_bytes(base + path)
+                    result = wrk(base + path, args.duration, args.connections)
+                except (OSError, subprocess.SubprocessError) as error:
+                    # A page too slow to answer is a result, not a reason to stop the table.
+                    rows.append(
+                        f"| {engine} | {posts:,} | {'warm' if cached else 'off'} | {name} "
+                        f"| failed: {type(error).__name__} | | | | | "
+                        f"{queries.get(name, '')} | | | {server.peak_rss} | MISS |"
+                    )
+                    print(rows[-1], file=sys.stderr, flush=True)
+                    continue
                 if name == "floor":
                     floor_rps = result["rps"]
                 share = result["rps"] / floor_rps if floor_rps else 0
