@@ -13,6 +13,7 @@ from blog.models import BlogIndexPage, BlogPage, Topic
 from .excerpts import excerpt, highlight, match_pattern
 from .hits import count_hit
 from .query import MAX_QUERY_LENGTH, QueryTooLong, ReaderQuery
+from .ranking import RankedResults
 
 RESULTS_PER_PAGE = 10
 SUGGESTIONS = 8
@@ -30,10 +31,13 @@ def header_blog_index():
     )
 
 
-def matching(readable, query):
+def matching(readable, query, ranked=True):
     """Readable posts that match, as a search over an id filter: the backends only accept
-    filters on indexed fields, and readable() filters on fields the index doesn't hold."""
-    return BlogPage.objects.filter(pk__in=readable.values("pk")).for_cards().search(query)
+    filters on indexed fields, and readable() filters on fields the index doesn't hold.
+    Cards are fetched apart (RankedResults), so ranking joins nothing it does not rank on."""
+    return BlogPage.objects.filter(pk__in=readable.values("pk")).search(
+        query, order_by_relevance=ranked
+    )
 
 
 def topic_counts(results):
@@ -100,19 +104,18 @@ def search(request):
 
     query_string = count_hit(query.text)
 
-    all_results = matching(readable, query.as_search_query())
-    topics = topic_counts(all_results)
-    results = all_results
-    if topic is not None:
-        results = matching(readable.filter(topic_links__topic=topic), query.as_search_query())
-    paginator = Paginator(results, RESULTS_PER_PAGE)
+    # Facets and counts need the matching set, never its order: unranked is cheaper.
+    topics = topic_counts(matching(readable, query.as_search_query(), ranked=False))
+    in_topic = readable if topic is None else readable.filter(topic_links__topic=topic)
+    count = None  # nothing matched, or only posts without a topic: RankedResults counts them
     if topics:
-        paginator.count = (
+        count = (
             topics[0].matched
             if topic is None
             else next((t.post_count for t in topics if t.pk == topic.pk), 0)
         )
-    # Otherwise nothing matched, or only posts without a topic: the paginator counts them.
+    results = RankedResults(matching(in_topic, query.as_search_query()), count)
+    paginator = Paginator(results, RESULTS_PER_PAGE)
     page = paginator.get_page(request.GET.get("page"))
 
     pattern = match_pattern(query.terms)
