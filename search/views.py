@@ -1,14 +1,14 @@
 import re
 
 from django.core.paginator import Paginator
-from django.db.models import Count, Exists, Func, OuterRef, Subquery
+from django.db.models import Count, Exists, OuterRef
 from django.db.models.functions import Length, Substr
 from django.http import Http404, JsonResponse
 from django.template.response import TemplateResponse
 from wagtail.contrib.search_promotions.models import SearchPromotion
 from wagtail.models import PageViewRestriction
 
-from blog.models import BlogIndexPage, BlogPage, Topic
+from blog.models import BlogIndexPage, BlogPage, BlogPageTopic, Topic
 
 from .excerpts import excerpt, highlight, match_pattern
 from .hits import count_hit
@@ -44,12 +44,20 @@ def topic_counts(results):
     """Topics of every matching post (not just this page), with how many posts each. Each row
     also carries the number of all matching posts, so the result count needs no query."""
     # SearchResults has no values(); the backend's own queryset is the exact matching set.
-    matched = results.get_queryset().order_by()
-    count_all = matched.annotate(n=Func("pk", function="COUNT")).values("n")
+    # It is matched once (a materialised CTE) for both counts: matching a broad word is the
+    # costly part, ~70 ms over 9,000 of 10,000 posts on PostgreSQL.
+    matched_sql, params = results.get_queryset().order_by().values("pk").query.sql_with_params()
+    links = BlogPageTopic._meta.db_table
     return list(
-        Topic.objects.filter(post_links__page__in=matched.values("pk"))
-        .annotate(post_count=Count("post_links__page", distinct=True), matched=Subquery(count_all))
-        .order_by("-post_count", "name")
+        Topic.objects.raw(
+            f"WITH matched (post_id) AS MATERIALIZED ({matched_sql}) "  # noqa: S608 - SQL from the ORM, values are parameters
+            f"SELECT topic.*, COUNT(DISTINCT link.page_id) AS post_count, "
+            f"(SELECT COUNT(*) FROM matched) AS matched "
+            f"FROM {Topic._meta.db_table} topic JOIN {links} link ON link.topic_id = topic.id "
+            f"WHERE link.page_id IN (SELECT post_id FROM matched) "
+            f"GROUP BY topic.id ORDER BY post_count DESC, topic.name",
+            params,
+        )
     )
 
 
