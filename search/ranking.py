@@ -6,7 +6,6 @@ hero images for every match, and its SQLite backend scores each match with a sub
 re-runs the FTS match (quadratic: seconds per search at 10,000 posts).
 """
 
-from django.db import connection
 from django.db.models import CharField, F, IntegerField
 from django.db.models.functions import Cast
 from modelsearch.utils import get_descendants_content_types_pks
@@ -16,11 +15,13 @@ from blog.models import BlogPage
 
 def ranked_ids(results, start, stop):
     """Ids of the matching posts from start to stop, best first (ties: newest id first)."""
-    if connection.vendor == "sqlite":
+    backend = type(results.backend).__module__
+    if backend.startswith("modelsearch.backends.database.sqlite"):
         return sqlite_ranked_ids(results.query_compiler, start, stop)
-    # Without select_related the posts' own query ranks only what it matches on.
-    ranked = results[start:stop].get_queryset().values_list("pk", flat=True)
-    return list(ranked)
+    if backend.startswith("modelsearch.backends.database"):
+        # Without select_related the posts' own query ranks only what it matches on.
+        return list(results[start:stop].get_queryset().values_list("pk", flat=True))
+    return [post.pk for post in results[start:stop]]  # OpenSearch ranks on its own server
 
 
 def sqlite_ranked_ids(compiler, start, stop):
