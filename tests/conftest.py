@@ -77,3 +77,16 @@ def author(db):
 @pytest.fixture
 def topic(db):
     return make_topic("GPU reliability")
+
+
+@pytest.fixture
+def page_cache(settings, tmp_path):
+    """The anonymous page cache switched on, in a file cache of this test's own."""
+    settings.PAGE_CACHE = True
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path / "cache"),
+        }
+    }
+    caches["default"].clear()

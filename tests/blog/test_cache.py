@@ -8,7 +8,6 @@ import pytest
 import redis
 import time_machine
 from bs4 import BeautifulSoup
-from django.core.cache import cache
 from django.core.management import call_command
 from django.utils import timezone
 from wagtail.models import PageViewRestriction
@@ -20,15 +19,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def page_cache(settings, tmp_path):
-    settings.PAGE_CACHE = True
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(tmp_path / "cache"),
-        }
-    }
-    cache.clear()
+def page_cache_on(page_cache):
+    """Every test here reads through the page cache."""
 
 
 @pytest.fixture

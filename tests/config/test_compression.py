@@ -5,7 +5,6 @@ import gzip
 import io
 
 import pytest
-from django.core.cache import cache
 from django.core.files.base import ContentFile
 from django.http import FileResponse
 from wagtail.documents.models import Document
@@ -21,18 +20,6 @@ GZIP = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br"}
 @pytest.fixture
 def post(blog, author, topic):
     return publish_post(blog, "Checkpointing a cluster", authors=[author], topics=[topic])
-
-
-@pytest.fixture
-def page_cache(settings, tmp_path):
-    settings.PAGE_CACHE = True
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(tmp_path / "cache"),
-        }
-    }
-    cache.clear()
 
 
 def vary(response):
