@@ -1,11 +1,9 @@
 """The page cache serves anonymous readers fast and never serves them anything stale or private."""
 
 import io
-import os
 from datetime import timedelta
 
 import pytest
-import redis
 import time_machine
 from bs4 import BeautifulSoup
 from django.core.management import call_command
@@ -14,6 +12,7 @@ from wagtail.models import PageViewRestriction
 
 from home.models import SiteSettings
 from tests.factories import draft_post, publish_post
+from tests.services import redis_location
 
 pytestmark = pytest.mark.django_db
 
@@ -36,13 +35,7 @@ def changes(django_capture_on_commit_callbacks):
 @pytest.fixture
 def redis_cache(settings):
     """The production cache backend against the machine's Redis (db 15, emptied first)."""
-    location = "redis://127.0.0.1:6379/15"
-    try:
-        redis.Redis.from_url(location, socket_connect_timeout=0.5).flushdb()
-    except redis.ConnectionError:
-        if os.environ.get("CI") == "true":
-            pytest.fail("Redis is not running on 127.0.0.1:6379 (.ci/services.sh starts it)")
-        pytest.skip("Redis is not running on 127.0.0.1:6379")
+    location = redis_location(15, flush=True)
     settings.CACHES = {
         "default": {
             "BACKEND": "django_redis.cache.RedisCache",

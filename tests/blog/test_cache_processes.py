@@ -12,13 +12,13 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-import redis
 import requests
 import time_machine
 from django.db import connection
 from django.utils import timezone
 
 from tests.factories import publish_post
+from tests.services import redis_location
 
 from .scheduling import schedule_post
 
@@ -112,13 +112,7 @@ def file_cache(tmp_path):
 
 
 def redis_cache(tmp_path):
-    location = "redis://127.0.0.1:6379/14"
-    try:
-        redis.Redis.from_url(location, socket_connect_timeout=0.5).ping()
-    except redis.ConnectionError:
-        if os.environ.get("CI") == "true":
-            pytest.fail("Redis is not running on 127.0.0.1:6379 (.ci/services.sh starts it)")
-        pytest.skip("Redis is not running on 127.0.0.1:6379")
+    location = redis_location(14)
     # Keys hold the server's address (a fresh port), so other runs sharing db 14 never collide.
     return {"REDIS_URL": location}
 

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from tests.scale.cluster import ClusterError
+from tests.services import require
 
 from . import faults, load
 from .rig import PG_BIN, running_rig
@@ -17,8 +18,10 @@ pytestmark = pytest.mark.faults
 
 @pytest.fixture(scope="module")
 def served():
-    if not (PG_BIN / "initdb").exists() or not shutil.which("redis-server"):
-        pytest.skip(f"needs PostgreSQL server binaries in {PG_BIN} and redis-server")
+    require(
+        (PG_BIN / "initdb").exists() and shutil.which("redis-server"),
+        f"PostgreSQL server binaries in {PG_BIN} or redis-server",
+    )
     try:
         with running_rig(posts=5, redis=True) as rig:
             base = rig.start_web("web", workers=2)
