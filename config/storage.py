@@ -22,19 +22,21 @@ class ObjectStoreUnavailable(OSError):
 outage_seen = contextvars.ContextVar("object_store_outage_seen", default=False)
 
 
+# What S3 answers for a key that is not there: the file is missing, the store is fine.
+MISSING_KEY_CODES = {"404", "NoSuchKey", "NotFound"}
+
+
 def outage_as_oserror(method):
     @functools.wraps(method)
     def wrapper(self, name, *args, **kwargs):
         try:
             return method(self, name, *args, **kwargs)
-        except ClientError as error:
-            if error.response.get("Error", {}).get("Code") in {"404", "NoSuchKey", "NotFound"}:
+        except (ClientError, BotoCoreError) as error:
+            code = (
+                error.response.get("Error", {}).get("Code") if hasattr(error, "response") else None
+            )
+            if code in MISSING_KEY_CODES:
                 raise FileNotFoundError(f"not in the object store: {name}") from error
-            outage_seen.set(True)
-            raise ObjectStoreUnavailable(
-                f"object storage unavailable for {name}: {error}"
-            ) from error
-        except BotoCoreError as error:
             outage_seen.set(True)
             raise ObjectStoreUnavailable(
                 f"object storage unavailable for {name}: {error}"

@@ -4,7 +4,7 @@ Retry-After), anything else is our bug (500)."""
 import sys
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpResponseServerError
+from django.http import HttpResponse, HttpResponseServerError
 from django.template import loader
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.csrf import requires_csrf_token
@@ -25,9 +25,7 @@ def server_error(request):
     error = sys.exc_info()[1]
     if database_is_unreachable(error):
         # Rendered without the request: context processors would query the database again.
-        body = loader.get_template("503.html").render()
-        response = HttpResponseServerError(body)
-        response.status_code = 503
+        response = HttpResponse(loader.get_template("503.html").render(), status=503)
         response["Retry-After"] = str(DATABASE_OUTAGE_RETRY_AFTER)
         # A proxy or CDN must not keep serving the outage page once the database is back.
         add_never_cache_headers(response)

@@ -7,12 +7,19 @@ import socket
 import time
 
 import pytest
+from botocore.exceptions import ClientError, EndpointConnectionError
 from django.core.files.base import ContentFile
 from django.http import HttpResponse
 
 from config import gunicorn, services
 from config.settings import base
-from config.storage import MediaStorage, ObjectStoreOutageMiddleware, ObjectStoreUnavailable
+from config.storage import (
+    MediaStorage,
+    ObjectStoreOutageMiddleware,
+    ObjectStoreUnavailable,
+    outage_as_oserror,
+    outage_seen,
+)
 
 S3_ENV = {
     "AWS_STORAGE_BUCKET_NAME": "cedana-media",
@@ -211,3 +218,26 @@ def test_an_upload_while_the_store_is_down_answers_a_readable_503(rf):
     assert "Media storage is unavailable" in page
     assert "Nothing was saved" in page
     assert 'href="/admin/"' in page
+
+
+@pytest.mark.parametrize(
+    ("store_error", "reader_sees"),
+    [
+        (ClientError({"Error": {"Code": "NoSuchKey"}}, "GetObject"), FileNotFoundError),
+        (ClientError({"Error": {"Code": "503"}}, "GetObject"), ObjectStoreUnavailable),
+        (EndpointConnectionError(endpoint_url="http://127.0.0.1:1"), ObjectStoreUnavailable),
+    ],
+)
+def test_a_missing_file_is_not_mistaken_for_an_object_store_outage(store_error, reader_sees):
+    @outage_as_oserror
+    def read(storage, name):
+        raise store_error
+
+    token = outage_seen.set(False)
+    try:
+        with pytest.raises(reader_sees):
+            read(None, "original_images/missing.png")
+        # Only an outage keeps the page out of the caches.
+        assert outage_seen.get() is (reader_sees is ObjectStoreUnavailable)
+    finally:
+        outage_seen.reset(token)
