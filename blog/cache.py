@@ -5,19 +5,18 @@ in MIDDLEWARE so a hit still passes through the security and CSP middlewares on 
 (fresh headers, fresh nonces), and the update half sits near the top so it only ever stores the
 final response, after every middleware that might add a cookie.
 
-Correctness comes from the key, not from purging: every key holds the content generation, a
-counter in the database that moves whenever something readers can see changes. One bump and
+Correctness comes from the key, not from purging: every key holds the content generation
+(blog/generation.py), which moves whenever something readers can see changes. One bump and
 every cached page is a miss, so a reader never sees a listing older than the last publish.
 """
 
 import hashlib
 import math
-import secrets
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
-from django.db.models import F, Min
+from django.db import transaction
+from django.db.models import Min
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.http import HttpResponse
@@ -29,7 +28,8 @@ from wagtail.images import get_image_model
 from wagtail.models import Page, PageViewRestriction, Site
 from wagtail.signals import page_published, page_unpublished, post_page_move
 
-from .models import Author, BlogPageAuthor, BlogPageTopic, ContentGeneration, Topic
+from .generation import bump_generation, current_generation
+from .models import Author, BlogPageAuthor, BlogPageTopic, Topic
 
 KEY_PREFIX = "pagecache"
 # Never cached, whatever the page says: editors' screens, share links to drafts, and search,
@@ -63,20 +63,6 @@ def cache_enabled():
 
 
 # The generation ---------------------------------------------------------------------------
-
-
-def current_generation():
-    """One tiny query per request: no process keeps its own copy, so none can fall behind."""
-    return ContentGeneration.objects.filter(pk=1).values_list("value", flat=True).first() or 0
-
-
-def bump_generation():
-    if ContentGeneration.objects.filter(pk=1).update(value=F("value") + 1):
-        return
-    try:
-        ContentGeneration.objects.create(pk=1, value=secrets.randbits(48))
-    except IntegrityError:  # another process created it first
-        ContentGeneration.objects.filter(pk=1).update(value=F("value") + 1)
 
 
 def content_changed(**kwargs):

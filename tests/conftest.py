@@ -80,9 +80,25 @@ def topic(db):
 
 
 @pytest.fixture
+def content_cache(settings, tmp_path):
+    """The shared content cache switched on (as in production), in a file cache of this test's
+    own. Changes must commit to be seen: use django_capture_on_commit_callbacks(execute=True)."""
+    settings.CONTENT_CACHE = True
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path / "cache"),
+        }
+    }
+    caches["default"].clear()
+
+
+@pytest.fixture
 def page_cache(settings, tmp_path):
-    """The anonymous page cache switched on, in a file cache of this test's own."""
+    """The anonymous page cache switched on, in a file cache of this test's own, with the
+    content cache it runs beside in production."""
     settings.PAGE_CACHE = True
+    settings.CONTENT_CACHE = True
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",

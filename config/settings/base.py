@@ -191,6 +191,12 @@ else:
 # entries live at most PAGE_CACHE_TTL seconds even if a change somehow went unnoticed.
 PAGE_CACHE = env_bool("PAGE_CACHE", True)
 PAGE_CACHE_TTL = int(os.environ.get("PAGE_CACHE_TTL", "600"))
+# What every reader request would otherwise look up again (the site and its settings, the
+# header's blog, hidden branches, topics, editors' picks, ranked search results), shared by all
+# processes and keyed by the content generation (blog/generation.py). CONTENT_CACHE=off turns
+# it off; entries live at most CONTENT_CACHE_TTL seconds.
+CONTENT_CACHE = env_bool("CONTENT_CACHE", True)
+CONTENT_CACHE_TTL = int(os.environ.get("CONTENT_CACHE_TTL", "600"))
 
 # A CDN or Varnish in front of the site is told which addresses a publish changed: the page
 # itself (wagtail.contrib.frontend_cache) and every listing, feed and sitemap that shows a post

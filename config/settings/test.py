@@ -16,8 +16,10 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 LOGGING = {**LOGGING, "root": {"handlers": ["console"], "level": "WARNING"}}  # noqa: F405
 # The page cache keys on a generation bumped after commit, which a test transaction never
-# reaches; tests of the cache turn it on themselves (tests/blog/test_cache.py).
+# reaches; tests of the cache turn it on themselves (tests/blog/test_cache.py). So does the
+# shared content cache keyed on the same generation (the content_cache fixture).
 PAGE_CACHE = False
+CONTENT_CACHE = False
 # The shared file cache also holds what a dev server or a benchmark cached for another database
 # (Wagtail's site root paths among it), which would leak into tests: tests of each database get
 # a cache directory of their own, shared by the test process and the servers it starts.

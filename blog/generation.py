@@ -1,0 +1,76 @@
+"""The content generation: a number that moves whenever something readers can see changes,
+and the shared memory built on it.
+
+The database holds the number (a publish bumps it in the same place it writes the post); the
+shared cache holds a copy so a reader's request costs no query to learn it. Everything
+remembered for readers (the full-page cache, the site and its settings, the hidden branches,
+search results) is keyed by the generation, so one bump retires all of it in every process at
+once: there is nothing to purge and nothing for a process to keep stale.
+"""
+
+import hashlib
+import secrets
+
+from django.apps import apps
+from django.conf import settings
+from django.core.cache import cache
+from django.db import IntegrityError
+from django.db.models import F
+
+GENERATION_KEY = "content-generation"
+# The copy of the generation lives this long at most: if a bump ever fails to reach the cache
+# (Redis unreachable for that one write), readers see the new content this much later.
+GENERATION_COPY_SECONDS = 10
+MISSING = object()
+
+
+def shared_cache_enabled():
+    return getattr(settings, "CONTENT_CACHE", False)
+
+
+def _generation_model():
+    return apps.get_model("blog", "ContentGeneration")
+
+
+def stored_generation():
+    return (
+        _generation_model().objects.filter(pk=1).values_list("value", flat=True).first() or 0
+    )
+
+
+def current_generation():
+    """The generation, from the cache's copy when there is one (no query)."""
+    if not shared_cache_enabled():
+        return stored_generation()
+    value = cache.get(GENERATION_KEY)
+    if value is None:
+        value = stored_generation()
+        # add, not set: a bump that lands meanwhile has written the newer number, keep it.
+        cache.add(GENERATION_KEY, value, GENERATION_COPY_SECONDS)
+    return value
+
+
+def bump_generation():
+    model = _generation_model()
+    if not model.objects.filter(pk=1).update(value=F("value") + 1):
+        try:
+            model.objects.create(pk=1, value=secrets.randbits(48))
+        except IntegrityError:  # another process created it first
+            model.objects.filter(pk=1).update(value=F("value") + 1)
+    if shared_cache_enabled():
+        cache.set(GENERATION_KEY, stored_generation(), GENERATION_COPY_SECONDS)
+
+
+def remember(name, build, timeout=None):
+    """What build() returns, shared by every process until the content changes (or for
+    `timeout` seconds, if sooner). The value must pickle; None is remembered too."""
+    if not shared_cache_enabled():
+        return build()
+    digest = hashlib.sha256(name.encode()).hexdigest()[:32]
+    key = f"remembered:{current_generation()}:{digest}"
+    stored = cache.get(key, MISSING)
+    if stored is not MISSING:
+        return stored[0]
+    value = build()
+    cache.set(key, (value,), settings.CONTENT_CACHE_TTL if timeout is None else timeout)
+    return value
