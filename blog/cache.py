@@ -23,12 +23,13 @@ from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from wagtail import hooks
+from wagtail.contrib.search_promotions.models import SearchPromotion
 from wagtail.contrib.settings.models import BaseGenericSetting, BaseSiteSetting
 from wagtail.images import get_image_model
 from wagtail.models import Page, PageViewRestriction, Site
 from wagtail.signals import page_published, page_unpublished, post_page_move
 
-from .generation import bump_generation, current_generation
+from .generation import bump_generation, current_generation, remember
 from .models import Author, BlogPageAuthor, BlogPageTopic, Topic
 
 KEY_PREFIX = "pagecache"
@@ -55,6 +56,7 @@ READER_VISIBLE_MODELS = (
     BaseGenericSetting,
     Site,
     PageViewRestriction,
+    SearchPromotion,
 )
 
 
@@ -148,17 +150,26 @@ def is_storable(request, response):
     return not (user is not None and user.is_authenticated)
 
 
-def entry_lifetime():
-    """The configured TTL, cut short when a post expires sooner: between its expiry and the
-    scheduler's next pass the listings already hide it, and the cache must not lag behind."""
-    now = timezone.now()
-    lifetime = settings.PAGE_CACHE_TTL
-    next_expiry = Page.objects.filter(live=True, expire_at__gt=now).aggregate(Min("expire_at"))[
+def next_expiry():
+    return Page.objects.filter(live=True, expire_at__gt=timezone.now()).aggregate(Min("expire_at"))[
         "expire_at__min"
     ]
-    if next_expiry is not None:
-        lifetime = min(lifetime, max(1, math.ceil((next_expiry - now).total_seconds())))
+
+
+def lifetime_until_next_expiry(lifetime=None):
+    """Seconds a cached answer may live: the configured TTL, cut short when a post expires
+    sooner. Between its expiry and the scheduler's next pass the listings already hide it,
+    and nothing cached may lag behind. The next expiry only moves when pages change."""
+    lifetime = settings.CONTENT_CACHE_TTL if lifetime is None else lifetime
+    expiry = remember("next-expiry", next_expiry)
+    if expiry is not None:
+        seconds = math.ceil((expiry - timezone.now()).total_seconds())
+        lifetime = min(lifetime, max(1, seconds))
     return lifetime
+
+
+def entry_lifetime():
+    return lifetime_until_next_expiry(settings.PAGE_CACHE_TTL)
 
 
 def mark_for_readers(response):

@@ -33,9 +33,7 @@ def _generation_model():
 
 
 def stored_generation():
-    return (
-        _generation_model().objects.filter(pk=1).values_list("value", flat=True).first() or 0
-    )
+    return _generation_model().objects.filter(pk=1).values_list("value", flat=True).first() or 0
 
 
 def current_generation():
@@ -61,16 +59,29 @@ def bump_generation():
         cache.set(GENERATION_KEY, stored_generation(), GENERATION_COPY_SECONDS)
 
 
+def remembered_key(name):
+    digest = hashlib.sha256(name.encode()).hexdigest()[:32]
+    return f"remembered:{current_generation()}:{digest}"
+
+
+def forget(name):
+    """Drop what remember() holds under this name (benchmarks time the work it saves)."""
+    if shared_cache_enabled():
+        cache.delete(remembered_key(name))
+
+
 def remember(name, build, timeout=None):
     """What build() returns, shared by every process until the content changes (or for
-    `timeout` seconds, if sooner). The value must pickle; None is remembered too."""
+    `timeout` seconds, if sooner: a number, or a function giving it, asked only when the value
+    is stored). The value must pickle; None is remembered too."""
     if not shared_cache_enabled():
         return build()
-    digest = hashlib.sha256(name.encode()).hexdigest()[:32]
-    key = f"remembered:{current_generation()}:{digest}"
+    key = remembered_key(name)
     stored = cache.get(key, MISSING)
     if stored is not MISSING:
         return stored[0]
     value = build()
-    cache.set(key, (value,), settings.CONTENT_CACHE_TTL if timeout is None else timeout)
+    if timeout is None:
+        timeout = settings.CONTENT_CACHE_TTL
+    cache.set(key, (value,), timeout() if callable(timeout) else timeout)
     return value

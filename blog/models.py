@@ -44,6 +44,7 @@ from wagtail.search import index
 from .blocks import BodyBlock
 from .feeds import BlogAtom, BlogFeed
 from .forms import BlogPageForm
+from .generation import remember
 from .panels import AtLeastOneChosenPanel
 from .previews import BlogPagePreviewMixin
 from .seo import blog_index_meta, post_meta
@@ -119,18 +120,22 @@ class Author(index.Indexed, models.Model):
         return self.name
 
 
+def hidden_branches():
+    """Tree paths under which no reader sees anything. Wagtail's live() says nothing about
+    ancestors: an unpublished index hides its posts, and a restricted page hides itself and
+    everything below it. One query finds both."""
+    return list(
+        Page.objects.filter(Q(live=False, numchild__gt=0) | Q(view_restrictions__isnull=False))
+        .values_list("path", flat=True)
+        .distinct()
+    )
+
+
 class BlogPageQuerySet(PageQuerySet):
     def readable(self):
         """Posts a reader may see: live, public, not past expiry, under published pages only."""
-        # Wagtail's live() says nothing about ancestors: an unpublished index hides its posts,
-        # and a restricted page hides itself and everything below it. One query finds both.
-        blocked = (
-            Page.objects.filter(Q(live=False, numchild__gt=0) | Q(view_restrictions__isnull=False))
-            .values_list("path", flat=True)
-            .distinct()
-        )
         posts = self.not_expired()
-        for branch in blocked:
+        for branch in remember("hidden-branches", hidden_branches):
             posts = posts.exclude(path__startswith=branch)
         return posts
 

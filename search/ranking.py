@@ -13,12 +13,23 @@ from modelsearch.utils import get_descendants_content_types_pks
 from blog.models import BlogPage
 
 
+def backend_family(backend):
+    """ "sqlite", "database" (PostgreSQL or MySQL) or "server" (OpenSearch), whatever subclass
+    of modelsearch's backends the settings name (search/backend.py is one)."""
+    modules = [cls.__module__ for cls in type(backend).__mro__]
+    if any(module.startswith("modelsearch.backends.database.sqlite") for module in modules):
+        return "sqlite"
+    if any(module.startswith("modelsearch.backends.database") for module in modules):
+        return "database"
+    return "server"
+
+
 def ranked_ids(results, start, stop):
     """Ids of the matching posts from start to stop, best first (ties: newest id first)."""
-    backend = type(results.backend).__module__
-    if backend.startswith("modelsearch.backends.database.sqlite"):
+    family = backend_family(results.backend)
+    if family == "sqlite":
         return sqlite_ranked_ids(results.query_compiler, start, stop)
-    if backend.startswith("modelsearch.backends.database"):
+    if family == "database":
         # Without select_related the posts' own query ranks only what it matches on.
         return list(results[start:stop].get_queryset().values_list("pk", flat=True))
     return [post.pk for post in results[start:stop]]  # OpenSearch ranks on its own server
@@ -52,19 +63,21 @@ def sqlite_scored(compiler):
 def scored_matches(results):
     """SQL and parameters of every match as (post_id, score), higher is better, or None where
     the backend is not the database (OpenSearch)."""
-    backend = type(results.backend).__module__
-    if backend.startswith("modelsearch.backends.database.sqlite"):
+    family = backend_family(results.backend)
+    if family == "sqlite":
         scored = sqlite_scored(results.query_compiler).values("post_id", "score")
-    elif backend.startswith("modelsearch.backends.database"):
+    elif family == "database":
         scored = results.annotate_score("_score").get_queryset().values("pk", "_score")
     else:
         return None
     return scored.order_by().query.sql_with_params()
 
 
-def fetch_in_order(ids, queryset):
-    """The posts with these ids, in this order, through a queryset that fetches their cards."""
-    posts = queryset.in_bulk(ids)
+def fetch_in_order(ids, queryset, known):
+    """The posts with these ids, in this order: those already fetched, then the rest through a
+    queryset that fetches their cards."""
+    missing = [post_id for post_id in ids if post_id not in known]
+    posts = {**known, **(queryset.in_bulk(missing) if missing else {})}
     return [posts[post_id] for post_id in ids if post_id in posts]
 
 
@@ -72,8 +85,10 @@ class RankedResults:
     """What the paginator pages through: a known count, and each page ranked then fetched.
     The page the reader asked for may come ranked already (from topics_and_page)."""
 
-    def __init__(self, results, count, ranked_page=None):
+    def __init__(self, results, count, ranked_page=None, cards=None, known=None):
         self.results = results
+        self.cards = BlogPage.objects.for_cards() if cards is None else cards
+        self.known = known or {}  # posts fetched already, by id
         self._count = count
         self.ranked_page = ranked_page  # (start, stop, ids)
 
@@ -92,4 +107,4 @@ class RankedResults:
             ids = ranked[2][: page.stop - page.start]
         else:
             ids = ranked_ids(self.results, page.start, page.stop)
-        return fetch_in_order(ids, BlogPage.objects.for_cards())
+        return fetch_in_order(ids, self.cards, self.known)

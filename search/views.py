@@ -2,14 +2,14 @@ import re
 
 from django.core.paginator import Paginator
 from django.db import connection
-from django.db.models import Count, Exists, OuterRef
-from django.db.models.functions import Length, Substr
+from django.db.models import Count
 from django.http import Http404, JsonResponse
 from django.template.response import TemplateResponse
 from wagtail.contrib.search_promotions.models import SearchPromotion
-from wagtail.models import PageViewRestriction
 
-from blog.models import BlogIndexPage, BlogPage, BlogPageTopic, Topic
+from blog.cache import lifetime_until_next_expiry
+from blog.generation import remember
+from blog.models import BlogPage, BlogPageTopic, Topic
 
 from .excerpts import excerpt, highlight, match_pattern
 from .hits import count_hit
@@ -19,17 +19,6 @@ from .ranking import RankedResults, scored_matches
 RESULTS_PER_PAGE = 10
 SUGGESTIONS = 8
 SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
-
-
-def header_blog_index():
-    """The blog the header links to, as the context processor would find it, in one query
-    (PageQuerySet.public() spends one listing every restriction first)."""
-    restricted_ancestor = PageViewRestriction.objects.filter(
-        page__path=Substr(OuterRef("path"), 1, Length("page__path"))
-    )
-    return (
-        BlogIndexPage.objects.live().exclude(Exists(restricted_ancestor)).order_by("path").first()
-    )
 
 
 def matching(readable, query):
@@ -78,14 +67,37 @@ def topics_and_page(results, topic, start, stop):
     return found, total, (start, stop, [post_id for _, post_id in ranked])
 
 
-def promotions(readable, query_string):
-    """Editors' picks for this query whose post a reader may see, in the editors' order."""
-    return (
-        SearchPromotion.objects.filter(
-            query__query_string=query_string, page__in=readable.values("pk")
-        )
-        .select_related("page__blogpage")
-        .order_by("sort_order")
+def editors_picks():
+    """Every editors' pick, as {query string: [(post id, description), ...]} in the editors'
+    order: a few dozen rows, read once per content change instead of once per search."""
+    picks = {}
+    for query_string, page_id, description in (
+        SearchPromotion.objects.filter(page__isnull=False)
+        .values_list("query__query_string", "page_id", "description")
+        .order_by("sort_order", "pk")
+    ):
+        picks.setdefault(query_string, []).append((page_id, description))
+    return picks
+
+
+def topics_by_slug():
+    return {topic.slug: topic for topic in Topic.objects.all()}
+
+
+def ranking_name(query, topic, first):
+    return f"search:{query.text}:{topic.pk if topic else ''}:{first}"
+
+
+def ranked_search(query, topic, readable, first):
+    """Topic counts, the number of matches and the ranked ids of one page of results, shared
+    by every process until the content changes (ranking a broad word reads thousands of index
+    rows). A post that expires meanwhile is dropped: the answer lives no longer than that."""
+    return remember(
+        ranking_name(query, topic, first),
+        lambda: topics_and_page(
+            matching(readable, query.as_search_query()), topic, first, first + RESULTS_PER_PAGE
+        ),
+        timeout=lifetime_until_next_expiry,
     )
 
 
@@ -112,12 +124,13 @@ def search(request):
     topic = None
     topic_slug = request.GET.get("topic", "")
     if topic_slug:
-        topic = Topic.objects.filter(slug=topic_slug).first() if SLUG.match(topic_slug) else None
+        topic = (
+            remember("topics", topics_by_slug).get(topic_slug) if SLUG.match(topic_slug) else None
+        )
         if topic is None:
             raise Http404("No such topic")
 
     readable = BlogPage.objects.readable()
-    request._blog_index_for_header = header_blog_index()
     context = {
         "search_query": query.text,
         "active_topic": topic,
@@ -134,9 +147,7 @@ def search(request):
     page_number = request.GET.get("page", "1")
     wanted = int(page_number) if re.fullmatch(r"[1-9][0-9]{0,5}", page_number) else 1
     first = (wanted - 1) * RESULTS_PER_PAGE
-    topics, matched, ranked_page = topics_and_page(
-        matching(readable, query.as_search_query()), topic, first, first + RESULTS_PER_PAGE
-    )
+    topics, matched, ranked_page = ranked_search(query, topic, readable, first)
     in_topic = readable if topic is None else readable.filter(topic_links__topic=topic)
     count = None  # nothing matched, or only posts without a topic: RankedResults counts them
     if topics:
@@ -145,7 +156,14 @@ def search(request):
             if topic is None
             else next((t.post_count for t in topics if t.pk == topic.pk), 0)
         )
-    results = RankedResults(matching(in_topic, query.as_search_query()), count, ranked_page)
+    # The page's posts and the editors' picks for this query, in one fetch of their cards.
+    picked = remember("editors-picks", editors_picks).get(query_string, []) if wanted == 1 else []
+    wanted_ids = [*(ranked_page[2] if ranked_page else []), *(post_id for post_id, _ in picked)]
+    cards = readable.for_cards()
+    posts = cards.in_bulk(wanted_ids) if wanted_ids else {}
+    results = RankedResults(
+        matching(in_topic, query.as_search_query()), count, ranked_page, cards, posts
+    )
     paginator = Paginator(results, RESULTS_PER_PAGE)
     page = paginator.get_page(request.GET.get("page"))
 
@@ -163,7 +181,11 @@ def search(request):
                 for post in page
             ],
             "topics": topics,
-            "picks": promotions(readable, query_string) if page.number == 1 else [],
+            "picks": [
+                {"post": posts[post_id], "description": description}
+                for post_id, description in picked
+                if post_id in posts and page.number == 1
+            ],
         }
     )
     if not page.paginator.count:

@@ -86,6 +86,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "wagtail.contrib.redirects.middleware.RedirectMiddleware",
     "blog.cache.PageCacheFetchMiddleware",
+    # After the page cache, so only pages rendered afresh look the site up (home/middleware.py).
+    "home.middleware.SharedSiteMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -240,7 +242,7 @@ WAGTAIL_SITE_NAME = os.environ.get("WAGTAIL_SITE_NAME", "cedana blog")
 WAGTAILADMIN_BASE_URL = os.environ.get("WAGTAILADMIN_BASE_URL", "http://127.0.0.1:8000")
 WAGTAILSEARCH_BACKENDS = {
     "default": {
-        "BACKEND": "wagtail.search.backends.database",
+        "BACKEND": "search.backend",
         # English stemming plus unaccent, created by search/migrations/0001 (PostgreSQL only).
         "SEARCH_CONFIG": "cedana_english",
         "AUTO_UPDATE": True,

@@ -174,8 +174,8 @@ def test_a_search_runs_the_same_number_of_queries_for_5_or_30_posts(client, blog
         publish_post(blog, f"Later post {n}", authors=[author], topics=[topic, more])
     many = search_queries(client, "post")
     assert few == many
-    # readable()'s hidden-branch lookup, the hit (one upsert; SQLite needs two statements),
-    # the topic counts, the total and the page's ranked ids (one statement), its posts, their
-    # bylines, topics and hero renditions, editors' picks, and the chrome: site, site
-    # settings, the header's blog.
+    # Without the shared content cache (tests/search/test_shared_cache.py has it on, as in
+    # production): readable()'s hidden branches, the hit (one upsert; SQLite needs two), the
+    # topic counts, total and ranked ids (one statement), the page's posts, their bylines,
+    # topics and hero renditions, editors' picks, and the site, its settings, the header's blog.
     assert many <= (12 if connection.vendor == "sqlite" else 11)

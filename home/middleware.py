@@ -1,0 +1,39 @@
+"""The site a request is for, and its header and footer settings, without a query each.
+
+Wagtail looks both up on every request (Site.find_for_request, SiteSettings.for_request) and
+keeps them on the request. This middleware puts them there first, from the content cache, where
+they stay until a site or a setting changes (both bump the content generation). Without the
+content cache it steps aside and Wagtail looks them up as usual, only when a page needs them."""
+
+from django.http.request import split_domain_port
+from wagtail.models import Site
+
+from blog.generation import remember, shared_cache_enabled
+
+from .models import SiteSettings
+
+
+def site_and_settings(request):
+    site = Site._find_for_request(request)
+    return site, (SiteSettings.for_site(site) if site is not None else None)
+
+
+class SharedSiteMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if shared_cache_enabled():
+            self.attach_site(request)
+        return self.get_response(request)
+
+    def attach_site(self, request):
+        # The same host and port Wagtail matches sites on (the host is one ALLOWED_HOSTS let in).
+        hostname = split_domain_port(request._get_raw_host())[0]
+        site, site_settings = remember(
+            f"site:{hostname}:{request.get_port()}", lambda: site_and_settings(request)
+        )
+        request._wagtail_site = site
+        if site_settings is not None:
+            site_settings._request = request  # as for_request() does, for its page URLs
+            setattr(request, SiteSettings.get_cache_attr_name(), site_settings)
