@@ -11,12 +11,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.db import DatabaseError, connection, transaction
+from django.dispatch import Signal
 from django.utils import timezone
 from wagtail.models import Page, Revision, get_default_page_content_type
 
 from .models import SchedulerHeartbeat
 
 logger = logging.getLogger(__name__)
+
+# Sent by run_scheduler after each pass, for work that should follow changes without a reader
+# waiting for it (search/warming.py ranks popular searches again).
+pass_finished = Signal()
 
 # Any constant shared by every scheduler process; "cedana" scheduler, spelled in digits.
 PASS_LOCK_KEY = 0x5CED_A5C4

@@ -5,6 +5,7 @@ from django.db import connection
 from django.db.models import Count
 from django.http import Http404, JsonResponse
 from django.template.response import TemplateResponse
+from modelsearch.utils import normalise_query_string
 from wagtail.contrib.search_promotions.models import SearchPromotion
 
 from blog.cache import lifetime_until_next_expiry
@@ -85,18 +86,23 @@ def topics_by_slug():
 
 
 def ranking_name(query, topic, first):
-    return f"search:{query.text}:{topic.pk if topic else ''}:{first}"
+    """Searches that differ only in case rank alike and share what is remembered."""
+    return f"search:{normalise_query_string(query.text)}:{topic.pk if topic else ''}:{first}"
 
 
-def ranked_search(query, topic, readable, first):
+def rank_page(query, topic, readable, first):
+    return topics_and_page(
+        matching(readable, query.as_search_query()), topic, first, first + RESULTS_PER_PAGE
+    )
+
+
+def ranked_search(query, topic, readable, first, rank=rank_page):
     """Topic counts, the number of matches and the ranked ids of one page of results, shared
     by every process until the content changes (ranking a broad word reads thousands of index
     rows). A post that expires meanwhile is dropped: the answer lives no longer than that."""
     return remember(
         ranking_name(query, topic, first),
-        lambda: topics_and_page(
-            matching(readable, query.as_search_query()), topic, first, first + RESULTS_PER_PAGE
-        ),
+        lambda: rank(query, topic, readable, first),
         timeout=lifetime_until_next_expiry,
     )
 

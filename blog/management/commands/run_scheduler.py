@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, close_old_connections
 
-from blog.scheduling import run_pass
+from blog.scheduling import pass_finished, run_pass
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +40,7 @@ class Command(BaseCommand):
             except DatabaseError as error:
                 raise CommandError(f"The pass failed: {error}") from error
             self.stdout.write(result.summary)
+            self.after_pass(result)
             if result.failed:
                 raise CommandError(f"{result.failed} scheduled item(s) failed; see the log.")
             return
@@ -62,6 +63,15 @@ class Command(BaseCommand):
                 logger.exception("Scheduler pass failed; trying again in %gs", interval)
             else:
                 self.stdout.write(result.summary)
+                self.after_pass(result)
             self.stdout.flush()
             stopping.wait(interval)
         self.stdout.write("Scheduler stopped.")
+
+    def after_pass(self, result):
+        # A failing listener is logged and skipped: publishing must go on.
+        for receiver, response in pass_finished.send_robust(sender=self.__class__, result=result):
+            if isinstance(response, Exception):
+                logger.error("After-pass work %r failed", receiver, exc_info=response)
+            elif response:
+                self.stdout.write(str(response))
