@@ -11,16 +11,13 @@ every cached page is a miss, so a reader never sees a listing older than the las
 """
 
 import hashlib
-import math
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Min
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.http import HttpResponse
-from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from wagtail import hooks
 from wagtail.contrib.search_promotions.models import SearchPromotion
@@ -29,7 +26,7 @@ from wagtail.images import get_image_model
 from wagtail.models import Page, PageViewRestriction, Site
 from wagtail.signals import page_published, page_unpublished, post_page_move
 
-from .generation import bump_generation, current_generation, remember
+from .generation import bump_generation, current_generation, lifetime_until_next_expiry
 from .models import Author, BlogPageAuthor, BlogPageTopic, Topic
 
 KEY_PREFIX = "pagecache"
@@ -148,24 +145,6 @@ def is_storable(request, response):
         return False
     user = getattr(request, "user", None)
     return not (user is not None and user.is_authenticated)
-
-
-def next_expiry():
-    return Page.objects.filter(live=True, expire_at__gt=timezone.now()).aggregate(Min("expire_at"))[
-        "expire_at__min"
-    ]
-
-
-def lifetime_until_next_expiry(lifetime=None):
-    """Seconds a cached answer may live: the configured TTL, cut short when a post expires
-    sooner. Between its expiry and the scheduler's next pass the listings already hide it,
-    and nothing cached may lag behind. The next expiry only moves when pages change."""
-    lifetime = settings.CONTENT_CACHE_TTL if lifetime is None else lifetime
-    expiry = remember("next-expiry", next_expiry)
-    if expiry is not None:
-        seconds = math.ceil((expiry - timezone.now()).total_seconds())
-        lifetime = min(lifetime, max(1, seconds))
-    return lifetime
 
 
 def entry_lifetime():

@@ -9,13 +9,15 @@ once: there is nothing to purge and nothing for a process to keep stale.
 """
 
 import hashlib
+import math
 import secrets
 
 from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError
-from django.db.models import F
+from django.db.models import F, Min
+from django.utils import timezone
 
 GENERATION_KEY = "content-generation"
 # The copy of the generation lives this long at most: if a bump ever fails to reach the cache
@@ -85,3 +87,23 @@ def remember(name, build, timeout=None):
         timeout = settings.CONTENT_CACHE_TTL
     cache.set(key, (value,), timeout() if callable(timeout) else timeout)
     return value
+
+
+def next_expiry():
+    from wagtail.models import Page
+
+    return Page.objects.filter(live=True, expire_at__gt=timezone.now()).aggregate(Min("expire_at"))[
+        "expire_at__min"
+    ]
+
+
+def lifetime_until_next_expiry(lifetime=None):
+    """Seconds a remembered answer may live: the configured TTL, cut short when a post expires
+    sooner. Between its expiry and the scheduler's next pass the listings already hide it,
+    and nothing remembered may lag behind. The next expiry only moves when pages change."""
+    lifetime = settings.CONTENT_CACHE_TTL if lifetime is None else lifetime
+    expiry = remember("next-expiry", next_expiry)
+    if expiry is not None:
+        seconds = math.ceil((expiry - timezone.now()).total_seconds())
+        lifetime = min(lifetime, max(1, seconds))
+    return lifetime

@@ -8,8 +8,7 @@ from django.template.response import TemplateResponse
 from modelsearch.utils import normalise_query_string
 from wagtail.contrib.search_promotions.models import SearchPromotion
 
-from blog.cache import lifetime_until_next_expiry
-from blog.generation import remember
+from blog.generation import lifetime_until_next_expiry, remember
 from blog.models import BlogPage, BlogPageTopic, Topic
 
 from .excerpts import excerpt, highlight, match_pattern
