@@ -44,7 +44,7 @@ from wagtail.search import index
 from .blocks import BodyBlock
 from .feeds import BlogAtom, BlogFeed
 from .forms import BlogPageForm
-from .generation import lifetime_until_next_expiry, remember
+from .generation import remember
 from .panels import AtLeastOneChosenPanel
 from .previews import BlogPagePreviewMixin
 from .seo import blog_index_meta, post_meta
@@ -317,13 +317,7 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         else:
             listed = listed.filter(topic_links__topic=topic).distinct()
 
-        # Counting every readable post per topic is the slowest query of the page; the
-        # counts change only with the content (or when a post expires).
-        topics = remember(
-            f"topic-counts:{self.pk}",
-            lambda: list(self.topics_with_counts(all_posts)),
-            timeout=lifetime_until_next_expiry,
-        )
+        topics = list(self.topics_with_counts(all_posts))
         total_posts = topics[0].total_posts if topics else all_posts.count()
         paginator = Paginator(listed.select_related("hero_image"), self.posts_per_page)
         # The counts are known already: no second COUNT over the same rows.
@@ -622,14 +616,11 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         first_topic_of_this_post = Subquery(
             BlogPageTopic.objects.filter(page=self.pk).order_by("sort_order").values("topic")[:1]
         )
-        # EXISTS, not a join: no duplicate rows, so no DISTINCT over whole page rows.
-        shares_the_topic = BlogPageTopic.objects.filter(
-            page=OuterRef("pk"), topic=first_topic_of_this_post
-        )
         return list(
             BlogPage.objects.readable_below(self.get_parent())
-            .filter(Exists(shares_the_topic))
+            .filter(topic_links__topic=first_topic_of_this_post)
             .exclude(pk=self.pk)
+            .distinct()
             .newest_first()
             .select_related("hero_image")[:limit]
         )
