@@ -38,9 +38,16 @@ def stored_generation():
     return _generation_model().objects.filter(pk=1).values_list("value", flat=True).first() or 0
 
 
+def generation_copy_usable():
+    """With a read replica, readers' data may lag the primary's. The generation then comes from
+    the database the reader reads (one small query), so it lags with the data and nothing is
+    remembered under a generation newer than what it was built from."""
+    return shared_cache_enabled() and "replica" not in settings.DATABASES
+
+
 def current_generation():
     """The generation, from the cache's copy when there is one (no query)."""
-    if not shared_cache_enabled():
+    if not generation_copy_usable():
         return stored_generation()
     value = cache.get(GENERATION_KEY)
     if value is None:

@@ -1,0 +1,52 @@
+"""The content generation: readers learn it from the cache's copy, changes move both."""
+
+import pytest
+from django.core.cache import cache
+
+from blog.generation import (
+    GENERATION_KEY,
+    bump_generation,
+    current_generation,
+    remember,
+    stored_generation,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_reader_learns_the_generation_without_a_query(content_cache, django_assert_num_queries):
+    current_generation()  # the first request copies it from the database
+    with django_assert_num_queries(0):
+        seen = current_generation()
+    assert seen == stored_generation()
+
+
+def test_a_change_moves_the_generation_in_the_database_and_the_copy(content_cache):
+    before = current_generation()
+    bump_generation()
+    assert stored_generation() != before
+    assert cache.get(GENERATION_KEY) == stored_generation() == current_generation()
+
+
+def test_what_is_remembered_is_rebuilt_after_a_change(content_cache):
+    built = []
+    remember("thing", lambda: built.append(1) or len(built))
+    assert remember("thing", lambda: built.append(1) or len(built)) == 1
+    bump_generation()
+    assert remember("thing", lambda: built.append(1) or len(built)) == 2
+
+
+def test_none_is_remembered_too(content_cache):
+    built = []
+    for _ in range(2):
+        assert remember("nothing", lambda: built.append(1)) is None
+    assert built == [1]
+
+
+def test_with_a_read_replica_the_generation_is_read_where_the_reader_reads(
+    content_cache, settings, monkeypatch
+):
+    # A lagging replica must not have its old rows remembered under the primary's newer number.
+    monkeypatch.setitem(settings.DATABASES, "replica", dict(settings.DATABASES["default"]))
+    cache.set(GENERATION_KEY, 4242)
+    assert current_generation() == stored_generation() != 4242
