@@ -8,3 +8,7 @@ class BlogConfig(AppConfig):
     def ready(self):
         # Scheduling and page-cache signal handlers (and the cache's serve hook) register on import.
         from . import cache, signals  # noqa: F401
+        from .renditions import prepare_after_pass
+        from .scheduling import pass_finished
+
+        pass_finished.connect(prepare_after_pass, dispatch_uid="blog_prepare_heroes")

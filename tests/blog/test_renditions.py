@@ -1,0 +1,51 @@
+"""A post's hero pictures are made before its first reader asks for them."""
+
+import io
+
+import pytest
+from bs4 import BeautifulSoup
+from django.core.management import call_command
+from wagtail.images import get_image_model
+
+from blog.renditions import hero_filter_specs, prepare_newest_heroes
+from tests.factories import publish_post
+
+pytestmark = pytest.mark.django_db
+
+
+def scheduler_pass():
+    out = io.StringIO()
+    call_command("run_scheduler", "--once", stdout=out)
+    return out.getvalue()
+
+
+def rendition_specs(post):
+    image = get_image_model().objects.get(pk=post.hero_image_id)
+    return {rendition.filter_spec for rendition in image.renditions.all()}
+
+
+def test_the_scheduler_prepares_every_hero_picture_a_new_post_shows(client, blog, author):
+    post = publish_post(blog, "Fresh", authors=[author])
+    assert rendition_specs(post) == set()
+
+    assert "Prepared the hero pictures of 1 new posts." in scheduler_pass()
+    assert rendition_specs(post) == set(hero_filter_specs())
+    assert "hero pictures" not in scheduler_pass()  # nothing left to make
+
+    # The reader's pages ask for exactly those: nothing new is made while they render.
+    index = BeautifulSoup(client.get(blog.url).content, "html.parser")
+    article = BeautifulSoup(client.get(post.url).content, "html.parser")
+    assert index.select(".card picture") and article.select("picture source[type='image/avif']")
+    assert rendition_specs(post) == set(hero_filter_specs())
+
+
+def test_the_specs_cover_avif_webp_and_jpeg():
+    formats = {spec.split("|")[0] for spec in hero_filter_specs() if "|" in spec}
+    assert formats == {"format-avif", "format-webp", "format-jpeg"}
+
+
+def test_preparing_pictures_stops_in_time_for_the_next_publishing_pass(blog, author):
+    for n in range(3):
+        publish_post(blog, f"Fresh {n}", authors=[author])
+    assert prepare_newest_heroes(seconds=0) == 1  # one started, none after the deadline
+    assert prepare_newest_heroes() == 2
