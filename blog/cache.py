@@ -32,7 +32,16 @@ from .models import Author, BlogPageAuthor, BlogPageTopic, Topic
 KEY_PREFIX = "pagecache"
 # Never cached, whatever the page says: editors' screens, share links to drafts, and search,
 # whose every query must reach the view to be counted for the popular-searches report.
-EXCLUDED_PREFIXES = ("/admin/", "/django-admin/", "/share/", "/search/", "/documents/")
+# The load balancer's probes too: /healthz must answer with the database down.
+EXCLUDED_PREFIXES = (
+    "/admin/",
+    "/django-admin/",
+    "/share/",
+    "/search/",
+    "/documents/",
+    "/healthz",
+    "/readyz",
+)
 # Cacheable responses that are not Wagtail pages (so the before_serve_page hook never sees them).
 PUBLIC_PATHS = frozenset({"/sitemap.xml", "/robots.txt"})
 # Query parameters that change nothing on the page; any other parameter bypasses the cache.

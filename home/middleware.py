@@ -5,12 +5,18 @@ keeps them on the request. This middleware puts them there first, from the conte
 they stay until a site or a setting changes (both bump the content generation). Without the
 content cache it steps aside and Wagtail looks them up as usual, only when a page needs them."""
 
+from contextlib import suppress
+
+from django.db import DatabaseError
 from django.http.request import split_domain_port
 from wagtail.models import Site
 
 from blog.generation import remember, shared_cache_enabled
 
 from .models import SiteSettings
+
+# The load balancer's probes need no site, and /healthz must answer with the database down.
+PROBES = frozenset({"/healthz", "/readyz"})
 
 
 def site_and_settings(request):
@@ -23,8 +29,11 @@ class SharedSiteMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if shared_cache_enabled():
-            self.attach_site(request)
+        if shared_cache_enabled() and request.path not in PROBES:
+            # In an outage the view meets the database error itself and answers it
+            # (home/errors.py); this lookup only saves queries.
+            with suppress(DatabaseError):
+                self.attach_site(request)
         return self.get_response(request)
 
     def attach_site(self, request):

@@ -17,6 +17,11 @@ def test_healthz_answers_without_touching_the_database(client):
     assert "no-cache" in response["Cache-Control"]
 
 
+def test_healthz_answers_without_the_database_with_every_cache_on(client, page_cache):
+    # As in production: the page cache and the content cache must not look anything up.
+    assert client.get("/healthz").status_code == 200
+
+
 @pytest.mark.django_db
 def test_readyz_is_ok_when_the_database_answers(client):
     response = client.get("/readyz")
