@@ -9,6 +9,7 @@ for, so a reader of a post just published (by an editor or by the scheduler) wai
 import time
 from functools import cache
 
+from django.conf import settings
 from django.template.loader import get_template
 from wagtail.images import get_image_model
 from wagtail.images.models import Filter
@@ -62,5 +63,7 @@ def prepare_newest_heroes(limit=NEWEST_POSTS, seconds=SECONDS_PER_PASS):
 
 
 def prepare_after_pass(**kwargs):
+    if not settings.SCHEDULER_PREPARES_PICTURES:
+        return None
     prepared = prepare_newest_heroes()
     return f"Prepared the hero pictures of {prepared} new posts." if prepared else None

@@ -276,6 +276,8 @@ WAGTAILEMBEDS_RESPONSIVE_HTML = True
 
 # The scheduler (blog's run_scheduler command) wakes this often, in seconds.
 SCHEDULER_INTERVAL = int(os.environ.get("SCHEDULER_INTERVAL", "30"))
+# After each pass the scheduler makes the newest posts' missing hero renditions (blog/renditions.py).
+SCHEDULER_PREPARES_PICTURES = env_bool("SCHEDULER_PREPARES_PICTURES", True)
 
 # Feeds: how many posts they carry, and whether each item holds the whole post or its summary.
 BLOG_FEED_ITEMS = int(os.environ.get("BLOG_FEED_ITEMS", "20"))

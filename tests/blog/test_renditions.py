@@ -49,3 +49,10 @@ def test_preparing_pictures_stops_in_time_for_the_next_publishing_pass(blog, aut
         publish_post(blog, f"Fresh {n}", authors=[author])
     assert prepare_newest_heroes(seconds=0) == 1  # one started, none after the deadline
     assert prepare_newest_heroes() == 2
+
+
+def test_an_operator_can_leave_the_pictures_to_the_first_reader(blog, author, settings):
+    settings.SCHEDULER_PREPARES_PICTURES = False
+    post = publish_post(blog, "Fresh", authors=[author])
+    assert "hero pictures" not in scheduler_pass()
+    assert rendition_specs(post) == set()
