@@ -44,6 +44,7 @@ from wagtail.search import index
 from .blocks import BodyBlock
 from .feeds import BlogAtom, BlogFeed
 from .forms import BlogPageForm
+from .generation import remember
 from .panels import AtLeastOneChosenPanel
 from .previews import BlogPagePreviewMixin
 from .seo import blog_index_meta, post_meta
@@ -302,16 +303,34 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
 
     def topics_with_counts(self, posts):
         """Topics with their number of readable posts; each row also carries the number of all
-        readable posts, which the "All posts" chip shows, so that needs no query of its own."""
-        count_all = posts.order_by().annotate(n=Func("pk", function="COUNT")).values("n")
+        readable posts, which the "All posts" chip shows, so that needs no query of its own,
+        and when the first of them expires, after which the counts are wrong."""
+        whole = posts.order_by()
+        count_all = whole.annotate(n=Func("pk", function="COUNT")).values("n")
+        first_expiry = whole.annotate(at=Func("expire_at", function="MIN")).values("at")
         return (
             Topic.objects.filter(post_links__page__in=posts.values("pk"))
             .annotate(
                 post_count=Count("post_links__page", distinct=True),
                 total_posts=Subquery(count_all),
+                counts_expire_at=Subquery(first_expiry),
             )
             .order_by("name")
         )
+
+    def topic_counts(self, posts):
+        """topics_with_counts, counted once for every process until the content changes (they
+        scan every post: ~30 ms at 10,000 posts) or one of the counted posts expires."""
+
+        def count():
+            return list(self.topics_with_counts(posts))
+
+        topics = remember(f"topic-counts:{self.pk}", count)
+        expires_at = topics[0].counts_expire_at if topics else None
+        if expires_at is not None and expires_at <= timezone.now():
+            # Until the scheduler unpublishes the post (and so moves the generation on).
+            topics = count()
+        return topics
 
     def listing_context(self, request, topic=None):
         all_posts = self.posts()
@@ -324,7 +343,7 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         else:
             listed = listed.about(topic)
 
-        topics = list(self.topics_with_counts(all_posts))
+        topics = self.topic_counts(all_posts)
         total_posts = topics[0].total_posts if topics else all_posts.count()
         paginator = Paginator(listed.card_fields(), self.posts_per_page)
         # The counts are known already: no second COUNT over the same rows.
