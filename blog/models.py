@@ -564,6 +564,14 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         ]
     )
 
+    class Meta:
+        indexes = [
+            # The featured slot's query finds the few flagged posts without reading every post.
+            models.Index(
+                fields=["featured"], condition=Q(featured=True), name="blog_featured_posts"
+            )
+        ]
+
     base_form_class = BlogPageForm
     # Templates print it beside the summary so the content checker can compare.
     summary_max_length = SUMMARY_MAX_LENGTH
