@@ -44,6 +44,7 @@ from wagtail.search import index
 from .blocks import BodyBlock
 from .feeds import BlogAtom, BlogFeed
 from .forms import BlogPageForm
+from .fragments import ARTICLE, CARD, FEATURED_CARD, render_fragments
 from .generation import remember
 from .panels import AtLeastOneChosenPanel
 from .previews import BlogPagePreviewMixin
@@ -175,16 +176,26 @@ HERO_RENDITIONS = "hero_image__renditions"
 
 
 def card_prefetches():
-    return [
-        Prefetch(
-            "author_links",
-            queryset=BlogPageAuthor.objects.select_related("author").order_by("sort_order"),
-        ),
-        Prefetch(
-            "topic_links",
-            queryset=BlogPageTopic.objects.select_related("topic").order_by("sort_order"),
-        ),
-    ]
+    return [byline_prefetch(), topic_prefetch()]
+
+
+def card_lookups():
+    """Everything a post's card shows beyond the post's own row."""
+    return [*card_prefetches(), HERO_RENDITIONS]
+
+
+def byline_prefetch():
+    return Prefetch(
+        "author_links",
+        queryset=BlogPageAuthor.objects.select_related("author").order_by("sort_order"),
+    )
+
+
+def topic_prefetch():
+    return Prefetch(
+        "topic_links",
+        queryset=BlogPageTopic.objects.select_related("topic").order_by("sort_order"),
+    )
 
 
 BlogPageManager = PageManager.from_queryset(BlogPageQuerySet)
@@ -354,9 +365,15 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         page = paginator.get_page(request.GET.get("page"))
         page.object_list = list(page.object_list)
         featured = featured if page.number == 1 else None
-        # The featured card's bylines and topics come with the grid's, in one pair of queries.
-        cards = [featured, *page.object_list] if featured else page.object_list
-        prefetch_related_objects(cards, *card_prefetches(), HERO_RENDITIONS)
+        # The structured data names every listed post's authors, cached card or not; the
+        # featured card's bylines come with the grid's, in one query.
+        listed = [featured, *page.object_list] if featured else page.object_list
+        prefetch_related_objects(listed, byline_prefetch())
+        cards = render_fragments(
+            request,
+            [(post, FEATURED_CARD if post is featured else CARD) for post in listed],
+            card_lookups(),
+        )
         listing_total = total_posts if topic is None else page.paginator.count
         # The header links to this blog; it need not look the blog up again.
         request._blog_index_for_header = self
@@ -364,6 +381,8 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
             "posts": page,
             "page_range": page.paginator.get_elided_page_range(page.number),
             "featured": featured,
+            "featured_card": cards[0] if featured else None,
+            "cards": cards[1:] if featured else cards,
             "topics": topics,
             "active_topic": topic,
             "total_posts": total_posts,
@@ -669,10 +688,14 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         # This post's bylines and topics come with the related cards', in one pair of queries;
         # a preview keeps the editor's unsaved bylines and topics instead.
         in_preview = getattr(request, "is_preview", False) or self.pk is None
-        prefetch_related_objects(
-            [*related] if in_preview else [self, *related], *card_prefetches(), HERO_RENDITIONS
-        )
+        prefetch_related_objects([*related] if in_preview else [self, *related], *card_lookups())
         context["related_posts"] = related
+        context["related_cards"] = render_fragments(
+            request, [(post, CARD) for post in related], card_lookups()
+        )
+        # A preview shows the editor's unsaved changes under the live post's id: never shared.
+        if not in_preview:
+            context["article"] = render_fragments(request, [(self, ARTICLE)])[0]
         request._blog_index_for_header = self.blog_index
         context["meta"] = post_meta(self, request)
         return context

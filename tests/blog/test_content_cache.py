@@ -1,14 +1,20 @@
 """Reader pages rendered afresh (no page cache) reuse what every process has already worked out
-(topic counts, rendered cards) and still show each change on the next request."""
+(topic counts, rendered cards and articles) and still show each change on the next request."""
 
 from datetime import timedelta
 
 import pytest
 import time_machine
 from bs4 import BeautifulSoup
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from wagtail.images.rect import Rect
 
-from tests.factories import make_topic, publish_post
+from blog.models import BlogPage
+from tests.blog.test_editor_previews import preview
+from tests.blog.test_query_budget import INDEX_BUDGET, POST_BUDGET
+from tests.factories import make_image, make_topic, publish_post, publish_posts
 
 pytestmark = pytest.mark.django_db
 
@@ -26,6 +32,13 @@ def changes(django_capture_on_commit_callbacks):
         return django_capture_on_commit_callbacks(execute=True)
 
     return committed
+
+
+def queries_for(client, url):
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return len(captured)
 
 
 def chip_counts(response):
@@ -70,3 +83,107 @@ def test_an_expired_post_leaves_the_counts_before_the_scheduler_runs(
     assert chip_counts(client.get("/blog/"))["All posts"] == "2"
     with time_machine.travel(timezone.now() + timedelta(minutes=1), tick=False):
         assert chip_counts(client.get("/blog/")) == {"All posts": "1", "GPU reliability": "1"}
+
+
+def card_titles(response):
+    soup = BeautifulSoup(response.content, "html.parser")
+    return [a.get_text(strip=True) for a in soup.select(".card__title a, .featured__title a")]
+
+
+def card_pictures(response):
+    soup = BeautifulSoup(response.content, "html.parser")
+    return [img["src"] for img in soup.select(".card__image, .featured__image")]
+
+
+def test_an_edited_title_shows_on_every_card_at_the_next_request(
+    client, blog, author, topic, changes
+):
+    with changes():
+        featured = publish_post(blog, "Featured", featured=True, authors=[author], topics=[topic])
+        post = publish_post(blog, "Before", authors=[author], topics=[topic])
+    assert card_titles(client.get("/blog/")) == ["Featured", "Before"]
+    assert card_titles(client.get(featured.url)) == ["Before"]
+    with changes():
+        post.title = "After"
+        post.save_revision().publish()
+    assert card_titles(client.get("/blog/")) == ["Featured", "After"]
+    assert card_titles(client.get(f"/blog/topic/{topic.slug}/")) == ["After", "Featured"]
+    assert card_titles(client.get(featured.url)) == ["After"]
+
+
+def test_a_new_hero_picture_shows_on_the_cards_at_the_next_request(
+    client, blog, author, topic, changes
+):
+    with changes():
+        post = publish_post(blog, "Pictured", authors=[author], topics=[topic])
+    before = card_pictures(client.get("/blog/"))
+    with changes():
+        post.hero_image = make_image("A new picture", colour=(200, 30, 30))
+        post.hero_alt = "A red square"
+        post.save_revision().publish()
+    response = client.get("/blog/")
+    assert card_pictures(response) != before
+    assert "A red square" in response.content.decode()
+
+
+def test_a_reframed_picture_shows_on_the_cards_at_the_next_request(
+    client, blog, author, topic, changes
+):
+    with changes():
+        post = publish_post(blog, "Pictured", authors=[author], topics=[topic])
+    before = card_pictures(client.get("/blog/"))
+    with changes():
+        image = post.hero_image
+        image.set_focal_point(Rect(0, 0, 40, 40))
+        image.save()
+    assert card_pictures(client.get("/blog/")) != before
+
+
+def test_cached_cards_keep_the_listings_within_their_query_budgets(
+    client, blog, author, topic, changes
+):
+    with changes():
+        publish_post(blog, "Featured", featured=True, authors=[author], topics=[topic])
+        publish_posts(blog, 15, authors=[author], topics=[topic])
+    post_url = BlogPage.objects.live().first().url
+    urls = {"/blog/": INDEX_BUDGET, "/blog/?page=2": INDEX_BUDGET, post_url: POST_BUDGET}
+    urls[f"/blog/topic/{topic.slug}/"] = INDEX_BUDGET
+    for url, budget in urls.items():
+        client.get(url)  # Wagtail's own caches (site root paths, renditions) warm up
+        with changes():
+            topic.save()  # every card goes stale
+        cold = queries_for(client, url)
+        warm = queries_for(client, url)
+        assert warm <= cold <= budget, url
+        if url != post_url:  # the counts and each card's topics and pictures are remembered
+            assert warm < cold, url
+
+
+def test_a_preview_shows_the_unsaved_article_and_readers_keep_the_live_one(
+    client, admin_client, blog, author, topic, changes
+):
+    with changes():
+        post = publish_post(blog, "Live headline", authors=[author], topics=[topic])
+    assert "Live headline" in article_title(client.get(post.url))
+    response = preview(admin_client, post, title="Unsaved headline")
+    assert article_title(response) == "Unsaved headline"
+    assert "Unsaved words." in response.content.decode()
+    assert article_title(client.get(post.url)) == "Live headline"
+
+
+def test_a_published_edit_of_the_body_shows_at_the_next_request(
+    client, blog, author, topic, changes
+):
+    with changes():
+        post = publish_post(blog, "Post", authors=[author], topics=[topic])
+    assert "Body of Post." in client.get(post.url).content.decode()
+    with changes():
+        post.body = [{"type": "paragraph", "value": "<p>Rewritten body.</p>"}]
+        post.save_revision().publish()
+    body = client.get(post.url).content.decode()
+    assert "Rewritten body." in body
+    assert "Body of Post." not in body
+
+
+def article_title(response):
+    return BeautifulSoup(response.content, "html.parser").select_one("h1.post__title").get_text()
