@@ -301,6 +301,14 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         return BlogPage.objects.readable_below(self).newest_first()
 
     def featured(self, posts):
+        """choose_featured, chosen once for every process until the content changes or the
+        chosen post expires (only then can another take its place without a publish)."""
+        chosen = remember(f"featured-post:{self.pk}", lambda: self.choose_featured(posts))
+        if chosen is not None and chosen.is_past_expiry:
+            chosen = self.choose_featured(posts)
+        return chosen
+
+    def choose_featured(self, posts):
         """The pinned post if readers can see it, else the newest live featured post."""
         if not self.featured_post_id:
             return posts.filter(featured=True).card_fields().first()

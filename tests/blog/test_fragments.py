@@ -187,3 +187,36 @@ def test_a_published_edit_of_the_body_shows_at_the_next_request(
 
 def article_title(response):
     return BeautifulSoup(response.content, "html.parser").select_one("h1.post__title").get_text()
+
+
+def featured_title(response):
+    node = BeautifulSoup(response.content, "html.parser").select_one(".featured__title")
+    return node.get_text(strip=True) if node else None
+
+
+def test_the_featured_slot_follows_a_publish_and_an_expiry(client, blog, author, topic, changes):
+    now = timezone.now()
+    with changes():
+        publish_post(
+            blog,
+            "Older feature",
+            featured=True,
+            authors=[author],
+            topics=[topic],
+            published_at=now - timedelta(days=2),
+        )
+    assert featured_title(client.get("/blog/")) == "Older feature"
+    with changes():
+        publish_post(
+            blog,
+            "Brief feature",
+            featured=True,
+            authors=[author],
+            topics=[topic],
+            expire_at=now + timedelta(seconds=30),
+        )
+    assert featured_title(client.get("/blog/")) == "Brief feature"
+    with time_machine.travel(now + timedelta(minutes=1), tick=False):
+        response = client.get("/blog/")
+        assert featured_title(response) == "Older feature"
+        assert "Brief feature" not in card_titles(response)
