@@ -10,6 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from wagtail.images.rect import Rect
+from wagtail.models import PageViewRestriction
 
 from blog.models import BlogPage
 from tests.blog.test_editor_previews import preview
@@ -220,3 +221,21 @@ def test_the_featured_slot_follows_a_publish_and_an_expiry(client, blog, author,
         response = client.get("/blog/")
         assert featured_title(response) == "Older feature"
         assert "Brief feature" not in card_titles(response)
+
+
+def test_making_the_blog_private_or_unpublishing_it_shows_at_the_next_request(
+    client, blog, author, topic, changes
+):
+    with changes():
+        post = publish_post(blog, "Inside", authors=[author], topics=[topic])
+    assert client.get("/blog/").status_code == 200
+    assert "Body of Inside." in client.get(post.url).content.decode()
+    with changes():
+        restriction = PageViewRestriction.objects.create(page=blog, restriction_type="login")
+    assert client.get("/blog/").status_code == 302
+    assert client.get(post.url).status_code == 302
+    with changes():
+        restriction.delete()
+        blog.unpublish()
+    assert client.get("/blog/").status_code == 404
+    assert client.get(post.url).status_code == 404
