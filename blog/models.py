@@ -672,6 +672,14 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
     def blog_index(self):
         return self.get_parent().specific
 
+    def remembered_related_posts(self):
+        """related_posts, found once for every process until the content changes or one of
+        them expires (only then can another take its place without a publish)."""
+        related = remember(f"related-posts:{self.pk}", self.related_posts)
+        if any(post.is_past_expiry for post in related):
+            related = self.related_posts()
+        return related
+
     def related_posts(self, limit=3):
         """Newest readable posts of this blog that share this post's first topic."""
         first_topic_of_this_post = Subquery(
@@ -692,10 +700,10 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
 
     def get_context(self, request, *args, **kwargs):
         context = super().get_context(request, *args, **kwargs)
-        related = self.related_posts()
         # This post's bylines and topics come with the related cards', in one pair of queries;
         # a preview keeps the editor's unsaved bylines and topics instead.
         in_preview = getattr(request, "is_preview", False) or self.pk is None
+        related = self.related_posts() if in_preview else self.remembered_related_posts()
         prefetch_related_objects([*related] if in_preview else [self, *related], *card_lookups())
         context["related_posts"] = related
         context["related_cards"] = render_fragments(

@@ -239,3 +239,33 @@ def test_making_the_blog_private_or_unpublishing_it_shows_at_the_next_request(
         blog.unpublish()
     assert client.get("/blog/").status_code == 404
     assert client.get(post.url).status_code == 404
+
+
+def related_titles(response):
+    soup = BeautifulSoup(response.content, "html.parser")
+    return [a.get_text(strip=True) for a in soup.select(".related .card__title a")]
+
+
+def test_related_posts_follow_a_publish_and_an_expiry(client, blog, author, topic, changes):
+    now = timezone.now()
+    with changes():
+        post = publish_post(blog, "Reading", authors=[author], topics=[topic])
+        publish_post(
+            blog,
+            "Older",
+            authors=[author],
+            topics=[topic],
+            published_at=now - timedelta(days=3),
+        )
+    assert related_titles(client.get(post.url)) == ["Older"]
+    with changes():
+        publish_post(
+            blog,
+            "Brief",
+            authors=[author],
+            topics=[topic],
+            expire_at=now + timedelta(seconds=30),
+        )
+    assert related_titles(client.get(post.url)) == ["Brief", "Older"]
+    with time_machine.travel(now + timedelta(minutes=1), tick=False):
+        assert related_titles(client.get(post.url)) == ["Older"]
