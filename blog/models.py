@@ -44,7 +44,7 @@ from wagtail.search import index
 from .blocks import BodyBlock
 from .feeds import BlogAtom, BlogFeed
 from .forms import BlogPageForm
-from .fragments import ARTICLE, CARD, FEATURED_CARD, render_fragments
+from .fragments import ARTICLE, CARD, FEATURED_CARD, LISTED_POST, render_fragments
 from .generation import remember
 from .panels import AtLeastOneChosenPanel
 from .previews import BlogPagePreviewMixin
@@ -373,15 +373,13 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         page = paginator.get_page(request.GET.get("page"))
         page.object_list = list(page.object_list)
         featured = featured if page.number == 1 else None
-        # The structured data names every listed post's authors, cached card or not; the
-        # featured card's bylines come with the grid's, in one query.
         listed = [featured, *page.object_list] if featured else page.object_list
-        prefetch_related_objects(listed, byline_prefetch())
-        cards = render_fragments(
-            request,
-            [(post, FEATURED_CARD if post is featured else CARD) for post in listed],
-            card_lookups(),
-        )
+        # Each post's card and its entry in the structured data; what is not in the cache is
+        # built after one query for all their bylines, one for topics and one for pictures.
+        cards = [(post, FEATURED_CARD if post is featured else CARD) for post in listed]
+        entries = [(post, LISTED_POST) for post in listed]
+        built = render_fragments(request, cards + entries, card_lookups())
+        cards, entries = built[: len(listed)], built[len(listed) :]
         listing_total = total_posts if topic is None else page.paginator.count
         # The header links to this blog; it need not look the blog up again.
         request._blog_index_for_header = self
@@ -401,7 +399,7 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
                 request,
                 topic=topic,
                 page=page,
-                featured=featured if page.number == 1 else None,
+                listed=entries,
             ),
         }
 

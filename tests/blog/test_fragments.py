@@ -1,6 +1,7 @@
 """Reader pages rendered afresh (no page cache) reuse what every process has already worked out
 (topic counts, rendered cards and articles) and still show each change on the next request."""
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -269,3 +270,23 @@ def test_related_posts_follow_a_publish_and_an_expiry(client, blog, author, topi
     assert related_titles(client.get(post.url)) == ["Brief", "Older"]
     with time_machine.travel(now + timedelta(minutes=1), tick=False):
         assert related_titles(client.get(post.url)) == ["Older"]
+
+
+def listed_in_structured_data(response):
+    soup = BeautifulSoup(response.content, "html.parser")
+    data = json.loads(soup.select_one('script[type="application/ld+json"]').string)
+    return [(entry["headline"], [a["name"] for a in entry["author"]]) for entry in data["blogPost"]]
+
+
+def test_the_listings_structured_data_follows_an_edit_and_a_renamed_author(
+    client, blog, author, topic, changes
+):
+    with changes():
+        post = publish_post(blog, "Before", authors=[author], topics=[topic])
+    assert listed_in_structured_data(client.get("/blog/")) == [("Before", ["Ada Lovelace"])]
+    with changes():
+        post.title = "After"
+        post.save_revision().publish()
+        author.name = "Grace Hopper"
+        author.save()
+    assert listed_in_structured_data(client.get("/blog/")) == [("After", ["Grace Hopper"])]
