@@ -278,6 +278,9 @@ def bench(engine, posts, args, rows):
             base = server.base
             targets = dict(urls)
             targets["static css"] = static_css_url(base, urls["index"])
+            if args.pages:
+                # The floor stays: every other row is a share of it.
+                targets = {k: v for k, v in targets.items() if k == "floor" or k in args.pages}
             floor_rps = None
             for name, path in targets.items():
                 try:
@@ -329,6 +332,12 @@ def main():
     parser.add_argument("--duration", type=int, default=10, help="seconds of wrk per page")
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--fresh", action="store_true", help="drop and rebuild the databases")
+    parser.add_argument(
+        "--pages",
+        nargs="+",
+        choices=["index", "index p2", "topic", "post", "search", "feed", "static css"],
+        help="load only these pages (and the floor); default: all of them",
+    )
     args = parser.parse_args()
     if args.huge:
         args.posts.append(100_000)

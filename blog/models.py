@@ -44,6 +44,7 @@ from wagtail.search import index
 from .blocks import BodyBlock
 from .feeds import BlogAtom, BlogFeed
 from .forms import BlogPageForm
+from .fragments import ARTICLE, CARD, FEATURED_CARD, LISTED_POST, render_fragments
 from .generation import remember
 from .panels import AtLeastOneChosenPanel
 from .previews import BlogPagePreviewMixin
@@ -153,6 +154,18 @@ class BlogPageQuerySet(PageQuerySet):
     def newest_first(self):
         return self.order_by("-first_published_at", "-pk")
 
+    def about(self, topic):
+        """Posts tagged with the topic. A semi-join, not a join: a join needs DISTINCT, which
+        PostgreSQL computes over every matching row, body included, before it can sort and
+        take a page (50 ms for a topic of 2,500 posts); this walks the newest first and stops."""
+        tagged = BlogPageTopic.objects.filter(page=OuterRef("pk"), topic=topic)
+        return self.filter(Exists(tagged))
+
+    def card_fields(self):
+        """What a card shows, hero image included, without the body: the largest column,
+        which no card prints."""
+        return self.select_related("hero_image").defer("body")
+
     def for_cards(self):
         """Everything a post card shows, fetched in a fixed number of queries."""
         return self.select_related("hero_image").prefetch_related(
@@ -167,16 +180,26 @@ HERO_RENDITIONS = "hero_image__renditions"
 
 
 def card_prefetches():
-    return [
-        Prefetch(
-            "author_links",
-            queryset=BlogPageAuthor.objects.select_related("author").order_by("sort_order"),
-        ),
-        Prefetch(
-            "topic_links",
-            queryset=BlogPageTopic.objects.select_related("topic").order_by("sort_order"),
-        ),
-    ]
+    return [byline_prefetch(), topic_prefetch()]
+
+
+def card_lookups():
+    """Everything a post's card shows beyond the post's own row."""
+    return [*card_prefetches(), HERO_RENDITIONS]
+
+
+def byline_prefetch():
+    return Prefetch(
+        "author_links",
+        queryset=BlogPageAuthor.objects.select_related("author").order_by("sort_order"),
+    )
+
+
+def topic_prefetch():
+    return Prefetch(
+        "topic_links",
+        queryset=BlogPageTopic.objects.select_related("topic").order_by("sort_order"),
+    )
 
 
 BlogPageManager = PageManager.from_queryset(BlogPageQuerySet)
@@ -282,29 +305,55 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         return BlogPage.objects.readable_below(self).newest_first()
 
     def featured(self, posts):
+        """choose_featured, chosen once for every process until the content changes or the
+        chosen post expires (only then can another take its place without a publish)."""
+        chosen = remember(f"featured-post:{self.pk}", lambda: self.choose_featured(posts))
+        if chosen is not None and chosen.is_past_expiry:
+            chosen = self.choose_featured(posts)
+        return chosen
+
+    def choose_featured(self, posts):
         """The pinned post if readers can see it, else the newest live featured post."""
         if not self.featured_post_id:
-            return posts.filter(featured=True).select_related("hero_image").first()
+            return posts.filter(featured=True).card_fields().first()
         pinned_first = Case(When(pk=self.featured_post_id, then=0), default=1)
         return (
             posts.filter(Q(pk=self.featured_post_id) | Q(featured=True))
             .order_by(pinned_first, "-first_published_at", "-pk")
-            .select_related("hero_image")
+            .card_fields()
             .first()
         )
 
     def topics_with_counts(self, posts):
         """Topics with their number of readable posts; each row also carries the number of all
-        readable posts, which the "All posts" chip shows, so that needs no query of its own."""
-        count_all = posts.order_by().annotate(n=Func("pk", function="COUNT")).values("n")
+        readable posts, which the "All posts" chip shows, so that needs no query of its own,
+        and when the first of them expires, after which the counts are wrong."""
+        whole = posts.order_by()
+        count_all = whole.annotate(n=Func("pk", function="COUNT")).values("n")
+        first_expiry = whole.annotate(at=Func("expire_at", function="MIN")).values("at")
         return (
             Topic.objects.filter(post_links__page__in=posts.values("pk"))
             .annotate(
                 post_count=Count("post_links__page", distinct=True),
                 total_posts=Subquery(count_all),
+                counts_expire_at=Subquery(first_expiry),
             )
             .order_by("name")
         )
+
+    def topic_counts(self, posts):
+        """topics_with_counts, counted once for every process until the content changes (they
+        scan every post: ~30 ms at 10,000 posts) or one of the counted posts expires."""
+
+        def count():
+            return list(self.topics_with_counts(posts))
+
+        topics = remember(f"topic-counts:{self.pk}", count)
+        expires_at = topics[0].counts_expire_at if topics else None
+        if expires_at is not None and expires_at <= timezone.now():
+            # Until the scheduler unpublishes the post (and so moves the generation on).
+            topics = count()
+        return topics
 
     def listing_context(self, request, topic=None):
         all_posts = self.posts()
@@ -315,11 +364,11 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
             if featured:
                 listed = listed.exclude(pk=featured.pk)
         else:
-            listed = listed.filter(topic_links__topic=topic).distinct()
+            listed = listed.about(topic)
 
-        topics = list(self.topics_with_counts(all_posts))
+        topics = self.topic_counts(all_posts)
         total_posts = topics[0].total_posts if topics else all_posts.count()
-        paginator = Paginator(listed.select_related("hero_image"), self.posts_per_page)
+        paginator = Paginator(listed.card_fields(), self.posts_per_page)
         # The counts are known already: no second COUNT over the same rows.
         if topic is None:
             paginator.count = total_posts - (1 if featured else 0)
@@ -328,9 +377,13 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         page = paginator.get_page(request.GET.get("page"))
         page.object_list = list(page.object_list)
         featured = featured if page.number == 1 else None
-        # The featured card's bylines and topics come with the grid's, in one pair of queries.
-        cards = [featured, *page.object_list] if featured else page.object_list
-        prefetch_related_objects(cards, *card_prefetches(), HERO_RENDITIONS)
+        listed = [featured, *page.object_list] if featured else page.object_list
+        # Each post's card and its entry in the structured data; what is not in the cache is
+        # built after one query for all their bylines, one for topics and one for pictures.
+        cards = [(post, FEATURED_CARD if post is featured else CARD) for post in listed]
+        entries = [(post, LISTED_POST) for post in listed]
+        built = render_fragments(request, cards + entries, card_lookups())
+        cards, entries = built[: len(listed)], built[len(listed) :]
         listing_total = total_posts if topic is None else page.paginator.count
         # The header links to this blog; it need not look the blog up again.
         request._blog_index_for_header = self
@@ -338,6 +391,8 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
             "posts": page,
             "page_range": page.paginator.get_elided_page_range(page.number),
             "featured": featured,
+            "featured_card": cards[0] if featured else None,
+            "cards": cards[1:] if featured else cards,
             "topics": topics,
             "active_topic": topic,
             "total_posts": total_posts,
@@ -348,7 +403,7 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
                 request,
                 topic=topic,
                 page=page,
-                featured=featured if page.number == 1 else None,
+                listed=entries,
             ),
         }
 
@@ -538,6 +593,14 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         ]
     )
 
+    class Meta:
+        indexes = [
+            # The featured slot's query finds the few flagged posts without reading every post.
+            models.Index(
+                fields=["featured"], condition=Q(featured=True), name="blog_featured_posts"
+            )
+        ]
+
     base_form_class = BlogPageForm
     # Templates print it beside the summary so the content checker can compare.
     summary_max_length = SUMMARY_MAX_LENGTH
@@ -611,6 +674,14 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
     def blog_index(self):
         return self.get_parent().specific
 
+    def remembered_related_posts(self):
+        """related_posts, found once for every process until the content changes or one of
+        them expires (only then can another take its place without a publish)."""
+        related = remember(f"related-posts:{self.pk}", self.related_posts)
+        if any(post.is_past_expiry for post in related):
+            related = self.related_posts()
+        return related
+
     def related_posts(self, limit=3):
         """Newest readable posts of this blog that share this post's first topic."""
         first_topic_of_this_post = Subquery(
@@ -618,11 +689,10 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         )
         return list(
             BlogPage.objects.readable_below(self.get_parent())
-            .filter(topic_links__topic=first_topic_of_this_post)
+            .about(first_topic_of_this_post)
             .exclude(pk=self.pk)
-            .distinct()
             .newest_first()
-            .select_related("hero_image")[:limit]
+            .card_fields()[:limit]
         )
 
     def get_sitemap_urls(self, request=None):
@@ -632,14 +702,18 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
 
     def get_context(self, request, *args, **kwargs):
         context = super().get_context(request, *args, **kwargs)
-        related = self.related_posts()
         # This post's bylines and topics come with the related cards', in one pair of queries;
         # a preview keeps the editor's unsaved bylines and topics instead.
         in_preview = getattr(request, "is_preview", False) or self.pk is None
-        prefetch_related_objects(
-            [*related] if in_preview else [self, *related], *card_prefetches(), HERO_RENDITIONS
-        )
+        related = self.related_posts() if in_preview else self.remembered_related_posts()
+        prefetch_related_objects([*related] if in_preview else [self, *related], *card_lookups())
         context["related_posts"] = related
+        context["related_cards"] = render_fragments(
+            request, [(post, CARD) for post in related], card_lookups()
+        )
+        # A preview shows the editor's unsaved changes under the live post's id: never shared.
+        if not in_preview:
+            context["article"] = render_fragments(request, [(self, ARTICLE)])[0]
         request._blog_index_for_header = self.blog_index
         context["meta"] = post_meta(self, request)
         return context

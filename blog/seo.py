@@ -141,8 +141,20 @@ def post_meta(post, request):
     )
 
 
-def blog_index_meta(blog, request, *, topic, page, featured):
-    """Meta for a page of the listing; page 2 onwards is its own canonical address."""
+def listed_post(post, request):
+    """A post as a listing's structured data names it."""
+    return {
+        "@type": "BlogPosting",
+        "headline": post.title,
+        "url": post.get_full_url(request),
+        "author": person_list(author.name for author in post.authors),
+        **publication_dates(post),
+    }
+
+
+def blog_index_meta(blog, request, *, topic, page, listed):
+    """Meta for a page of the listing (`listed`: its posts as listed_post gives them); page 2
+    onwards is its own canonical address."""
     base = absolute_page_url(blog, request)
     if topic is not None:
         base += blog.reverse_subpage("topic_posts", kwargs={"slug": topic.slug})
@@ -153,7 +165,6 @@ def blog_index_meta(blog, request, *, topic, page, featured):
     else:
         title = blog.seo_title or blog.title
         description = blog.search_description or blog.hero_intro
-    listed = ([featured] if featured else []) + list(page.object_list)
     json_ld = {
         "@context": "https://schema.org",
         "@type": "Blog",
@@ -161,16 +172,7 @@ def blog_index_meta(blog, request, *, topic, page, featured):
         "description": plain(description),
         "url": canonical,
         "publisher": {"@type": "Organization", "name": brand_name(request)},
-        "blogPost": [
-            {
-                "@type": "BlogPosting",
-                "headline": post.title,
-                "url": post.get_full_url(request),
-                "author": person_list(author.name for author in post.authors),
-                **publication_dates(post),
-            }
-            for post in listed
-        ],
+        "blogPost": listed,
     }
     return PageMeta(
         title=title,

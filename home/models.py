@@ -41,16 +41,24 @@ class HomePage(Page):
         if path_components and not self.live:
             raise Http404
         if path_components:
-            from blog.models import BlogIndexPage, with_restriction_flag
-
-            # The blog is the child readers ask for: fetched as itself in one query, where
-            # Wagtail's own lookup fetches the base page and then the blog.
-            blog = BlogIndexPage.objects.child_of(self).filter(slug=path_components[0])
-            blog = with_restriction_flag(blog).first()
+            blog = self.blogs_by_slug().get(path_components[0])
             if blog is not None:
                 blog._cached_parent_obj = self
                 return blog.route(request, path_components[1:])
         return super().route(request, path_components)
+
+    def blogs_by_slug(self):
+        """The blogs below this page, each fetched as itself (Wagtail's own lookup fetches the
+        base page and then the blog), in one query shared by every process until the content
+        changes: nearly every reader's request passes through a blog."""
+        from blog.generation import remember
+        from blog.models import BlogIndexPage, with_restriction_flag
+
+        def fetch():
+            blogs = with_restriction_flag(BlogIndexPage.objects.child_of(self))
+            return {blog.slug: blog for blog in blogs}
+
+        return remember(f"blogs-below:{self.pk}", fetch)
 
     def get_context(self, request, *args, **kwargs):
         from blog.models import BlogIndexPage, BlogPage

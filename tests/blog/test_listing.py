@@ -170,3 +170,41 @@ def test_an_unpublished_blog_is_not_found_anywhere(client, home, author, topic):
     hidden.unpublish()
     assert client.get("/hidden/").status_code == 404
     assert client.get(f"/hidden/topic/{topic.slug}/").status_code == 404
+
+
+def test_a_topic_page_lists_each_of_its_posts_once_newest_first(client, blog, author, topic):
+    other = make_topic("Networking")
+    now = timezone.now()
+    publish_post(blog, "Both topics", authors=[author], topics=[topic, other], published_at=now)
+    publish_post(
+        blog,
+        "Only this topic",
+        authors=[author],
+        topics=[topic],
+        published_at=now - timedelta(days=1),
+    )
+    publish_post(blog, "Elsewhere", authors=[author], topics=[other])
+    draft_post(blog, "Draft on the topic", authors=[author], topics=[topic])
+    response = client.get(f"/blog/topic/{topic.slug}/")
+    assert grid_titles(response) == ["Both topics", "Only this topic"]
+    assert "Showing 2 of 2 posts" in page_text(response)
+
+
+def test_a_post_suggests_the_newest_live_posts_of_its_first_topic(client, blog, author, topic):
+    other = make_topic("Networking")
+    now = timezone.now()
+    posts = [
+        publish_post(
+            blog,
+            f"On topic {n}",
+            authors=[author],
+            topics=[topic, other],
+            published_at=now - timedelta(days=n),
+        )
+        for n in range(5)
+    ]
+    publish_post(blog, "Only networking", authors=[author], topics=[other])
+    draft_post(blog, "Draft on the topic", authors=[author], topics=[topic])
+    soup = BeautifulSoup(client.get(posts[0].url).content, "html.parser")
+    related = [a.get_text(strip=True) for a in soup.select(".related .card__title a")]
+    assert related == ["On topic 1", "On topic 2", "On topic 3"]

@@ -1,0 +1,77 @@
+"""Posts' cards and articles rendered once for every process, and reused by every page that
+shows them.
+
+Rendering a post's card is most of the cost of a listing: a responsive picture (four to nine
+renditions, each with its filter parsed), its links and its byline; a post's article adds the
+body's blocks. The same card appears on the index, its topic pages, later pages as posts move
+down and under related posts, so each is rendered once and kept in the shared cache, keyed by
+the content generation (blog/generation.py): any change readers could see, an image's
+included, moves the generation on and retires every fragment at once. One get_many fetches a
+page's fragments; only the missing ones are rendered, after what they show is prefetched.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import prefetch_related_objects
+from django.template.loader import get_template
+from wagtail.models import Site
+
+from .generation import current_generation, shared_cache_enabled
+from .seo import listed_post
+
+
+@dataclass(frozen=True)
+class PostFragment:
+    """Something built from one post alone (and the site it is shown on): a name for its key,
+    and how to build it from the request and the post."""
+
+    name: str
+    build: Callable
+
+
+def template_fragment(template, variable="post"):
+    """A template that shows one post, knowing it by `variable`. The request only makes links
+    relative on the reader's own site: no context processors, which would run per fragment."""
+
+    def render(request, post):
+        return get_template(template).render({variable: post, "request": request})
+
+    return PostFragment(template, render)
+
+
+CARD = template_fragment("components/post_card.html")
+FEATURED_CARD = template_fragment("components/featured_post.html")
+ARTICLE = template_fragment("components/post_article.html", variable="page")
+# What a listing's structured data says of each post, bylines included: a listing whose cards
+# all come from the cache need not fetch the bylines for it.
+LISTED_POST = PostFragment("listed-post", lambda request, post: listed_post(post, request))
+
+
+def render_fragments(request, fragments, lookups=()):
+    """Each (post, fragment) pair built, in order. `lookups` are the prefetches the fragments
+    need (bylines, topics, renditions); the posts of fragments not in the cache are given
+    them, skipping any a post already has."""
+    if not shared_cache_enabled():
+        prefetch_related_objects([post for post, _ in fragments], *lookups)
+        return [fragment.build(request, post) for post, fragment in fragments]
+    prefix = key_prefix(request)
+    keys = [f"{prefix}:{fragment.name}:{post.pk}" for post, fragment in fragments]
+    found = cache.get_many(keys)
+    missing = [(key, pair) for key, pair in zip(keys, fragments, strict=True) if key not in found]
+    if missing:
+        prefetch_related_objects(
+            list({id(post): post for _, (post, _) in missing}.values()), *lookups
+        )
+        fresh = {key: fragment.build(request, post) for key, (post, fragment) in missing}
+        cache.set_many(fresh, settings.CONTENT_CACHE_TTL)
+        found.update(fresh)
+    return [found[key] for key in keys]
+
+
+def key_prefix(request):
+    # Links are relative on the post's own site and absolute elsewhere: one copy per site.
+    site = Site.find_for_request(request)
+    return f"fragment:{current_generation()}:{site.pk if site else 0}"

@@ -1,0 +1,292 @@
+"""Reader pages rendered afresh (no page cache) reuse what every process has already worked out
+(topic counts, rendered cards and articles) and still show each change on the next request."""
+
+import json
+from datetime import timedelta
+
+import pytest
+import time_machine
+from bs4 import BeautifulSoup
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from wagtail.images.rect import Rect
+from wagtail.models import PageViewRestriction
+
+from blog.models import BlogPage
+from tests.blog.test_editor_previews import preview
+from tests.blog.test_query_budget import INDEX_BUDGET, POST_BUDGET
+from tests.factories import make_image, make_topic, publish_post, publish_posts
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def content_cache_on(content_cache):
+    """Every test here reads through the shared content cache, as production does."""
+
+
+@pytest.fixture
+def changes(django_capture_on_commit_callbacks):
+    """Editors' changes commit for real: the generation moves only after a commit."""
+
+    def committed():
+        return django_capture_on_commit_callbacks(execute=True)
+
+    return committed
+
+
+def queries_for(client, url):
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return len(captured)
+
+
+def chip_counts(response):
+    soup = BeautifulSoup(response.content, "html.parser")
+    return {
+        " ".join(chip.find(string=True, recursive=False).split()): chip.select_one(
+            ".chip__count"
+        ).get_text(strip=True)
+        for chip in soup.select(".topic-filter .chip")
+    }
+
+
+def test_topic_counts_follow_a_publish_and_an_unpublish(client, blog, author, topic, changes):
+    other = make_topic("Networking")
+    with changes():
+        publish_post(blog, "First", authors=[author], topics=[topic])
+    assert chip_counts(client.get("/blog/")) == {"All posts": "1", "GPU reliability": "1"}
+    with changes():
+        second = publish_post(blog, "Second", authors=[author], topics=[topic, other])
+    counts = {"All posts": "2", "GPU reliability": "2", "Networking": "1"}
+    assert chip_counts(client.get("/blog/")) == counts
+    with changes():
+        second.unpublish()
+    assert chip_counts(client.get(f"/blog/topic/{topic.slug}/")) == {
+        "All posts": "1",
+        "GPU reliability": "1",
+    }
+
+
+def test_an_expired_post_leaves_the_counts_before_the_scheduler_runs(
+    client, blog, author, topic, changes
+):
+    with changes():
+        publish_post(blog, "Stays", authors=[author], topics=[topic])
+        publish_post(
+            blog,
+            "Expires",
+            authors=[author],
+            topics=[topic],
+            expire_at=timezone.now() + timedelta(seconds=30),
+        )
+    assert chip_counts(client.get("/blog/"))["All posts"] == "2"
+    with time_machine.travel(timezone.now() + timedelta(minutes=1), tick=False):
+        assert chip_counts(client.get("/blog/")) == {"All posts": "1", "GPU reliability": "1"}
+
+
+def card_titles(response):
+    soup = BeautifulSoup(response.content, "html.parser")
+    return [a.get_text(strip=True) for a in soup.select(".card__title a, .featured__title a")]
+
+
+def card_pictures(response):
+    soup = BeautifulSoup(response.content, "html.parser")
+    return [img["src"] for img in soup.select(".card__image, .featured__image")]
+
+
+def test_an_edited_title_shows_on_every_card_at_the_next_request(
+    client, blog, author, topic, changes
+):
+    with changes():
+        featured = publish_post(blog, "Featured", featured=True, authors=[author], topics=[topic])
+        post = publish_post(blog, "Before", authors=[author], topics=[topic])
+    assert card_titles(client.get("/blog/")) == ["Featured", "Before"]
+    assert card_titles(client.get(featured.url)) == ["Before"]
+    with changes():
+        post.title = "After"
+        post.save_revision().publish()
+    assert card_titles(client.get("/blog/")) == ["Featured", "After"]
+    assert card_titles(client.get(f"/blog/topic/{topic.slug}/")) == ["After", "Featured"]
+    assert card_titles(client.get(featured.url)) == ["After"]
+
+
+def test_a_new_hero_picture_shows_on_the_cards_at_the_next_request(
+    client, blog, author, topic, changes
+):
+    with changes():
+        post = publish_post(blog, "Pictured", authors=[author], topics=[topic])
+    before = card_pictures(client.get("/blog/"))
+    with changes():
+        post.hero_image = make_image("A new picture", colour=(200, 30, 30))
+        post.hero_alt = "A red square"
+        post.save_revision().publish()
+    response = client.get("/blog/")
+    assert card_pictures(response) != before
+    assert "A red square" in response.content.decode()
+
+
+def test_a_reframed_picture_shows_on_the_cards_at_the_next_request(
+    client, blog, author, topic, changes
+):
+    with changes():
+        post = publish_post(blog, "Pictured", authors=[author], topics=[topic])
+    before = card_pictures(client.get("/blog/"))
+    with changes():
+        image = post.hero_image
+        image.set_focal_point(Rect(0, 0, 40, 40))
+        image.save()
+    assert card_pictures(client.get("/blog/")) != before
+
+
+def test_cached_cards_keep_the_listings_within_their_query_budgets(
+    client, blog, author, topic, changes
+):
+    with changes():
+        publish_post(blog, "Featured", featured=True, authors=[author], topics=[topic])
+        publish_posts(blog, 15, authors=[author], topics=[topic])
+    post_url = BlogPage.objects.live().first().url
+    urls = {"/blog/": INDEX_BUDGET, "/blog/?page=2": INDEX_BUDGET, post_url: POST_BUDGET}
+    urls[f"/blog/topic/{topic.slug}/"] = INDEX_BUDGET
+    for url, budget in urls.items():
+        client.get(url)  # Wagtail's own caches (site root paths, renditions) warm up
+        with changes():
+            topic.save()  # every card goes stale
+        cold = queries_for(client, url)
+        warm = queries_for(client, url)
+        assert warm <= cold <= budget, url
+        if url != post_url:  # the counts and each card's topics and pictures are remembered
+            assert warm < cold, url
+
+
+def test_a_preview_shows_the_unsaved_article_and_readers_keep_the_live_one(
+    client, admin_client, blog, author, topic, changes
+):
+    with changes():
+        post = publish_post(blog, "Live headline", authors=[author], topics=[topic])
+    assert "Live headline" in article_title(client.get(post.url))
+    response = preview(admin_client, post, title="Unsaved headline")
+    assert article_title(response) == "Unsaved headline"
+    assert "Unsaved words." in response.content.decode()
+    assert article_title(client.get(post.url)) == "Live headline"
+
+
+def test_a_published_edit_of_the_body_shows_at_the_next_request(
+    client, blog, author, topic, changes
+):
+    with changes():
+        post = publish_post(blog, "Post", authors=[author], topics=[topic])
+    assert "Body of Post." in client.get(post.url).content.decode()
+    with changes():
+        post.body = [{"type": "paragraph", "value": "<p>Rewritten body.</p>"}]
+        post.save_revision().publish()
+    body = client.get(post.url).content.decode()
+    assert "Rewritten body." in body
+    assert "Body of Post." not in body
+
+
+def article_title(response):
+    return BeautifulSoup(response.content, "html.parser").select_one("h1.post__title").get_text()
+
+
+def featured_title(response):
+    node = BeautifulSoup(response.content, "html.parser").select_one(".featured__title")
+    return node.get_text(strip=True) if node else None
+
+
+def test_the_featured_slot_follows_a_publish_and_an_expiry(client, blog, author, topic, changes):
+    now = timezone.now()
+    with changes():
+        publish_post(
+            blog,
+            "Older feature",
+            featured=True,
+            authors=[author],
+            topics=[topic],
+            published_at=now - timedelta(days=2),
+        )
+    assert featured_title(client.get("/blog/")) == "Older feature"
+    with changes():
+        publish_post(
+            blog,
+            "Brief feature",
+            featured=True,
+            authors=[author],
+            topics=[topic],
+            expire_at=now + timedelta(seconds=30),
+        )
+    assert featured_title(client.get("/blog/")) == "Brief feature"
+    with time_machine.travel(now + timedelta(minutes=1), tick=False):
+        response = client.get("/blog/")
+        assert featured_title(response) == "Older feature"
+        assert "Brief feature" not in card_titles(response)
+
+
+def test_making_the_blog_private_or_unpublishing_it_shows_at_the_next_request(
+    client, blog, author, topic, changes
+):
+    with changes():
+        post = publish_post(blog, "Inside", authors=[author], topics=[topic])
+    assert client.get("/blog/").status_code == 200
+    assert "Body of Inside." in client.get(post.url).content.decode()
+    with changes():
+        restriction = PageViewRestriction.objects.create(page=blog, restriction_type="login")
+    assert client.get("/blog/").status_code == 302
+    assert client.get(post.url).status_code == 302
+    with changes():
+        restriction.delete()
+        blog.unpublish()
+    assert client.get("/blog/").status_code == 404
+    assert client.get(post.url).status_code == 404
+
+
+def related_titles(response):
+    soup = BeautifulSoup(response.content, "html.parser")
+    return [a.get_text(strip=True) for a in soup.select(".related .card__title a")]
+
+
+def test_related_posts_follow_a_publish_and_an_expiry(client, blog, author, topic, changes):
+    now = timezone.now()
+    with changes():
+        post = publish_post(blog, "Reading", authors=[author], topics=[topic])
+        publish_post(
+            blog,
+            "Older",
+            authors=[author],
+            topics=[topic],
+            published_at=now - timedelta(days=3),
+        )
+    assert related_titles(client.get(post.url)) == ["Older"]
+    with changes():
+        publish_post(
+            blog,
+            "Brief",
+            authors=[author],
+            topics=[topic],
+            expire_at=now + timedelta(seconds=30),
+        )
+    assert related_titles(client.get(post.url)) == ["Brief", "Older"]
+    with time_machine.travel(now + timedelta(minutes=1), tick=False):
+        assert related_titles(client.get(post.url)) == ["Older"]
+
+
+def listed_in_structured_data(response):
+    soup = BeautifulSoup(response.content, "html.parser")
+    data = json.loads(soup.select_one('script[type="application/ld+json"]').string)
+    return [(entry["headline"], [a["name"] for a in entry["author"]]) for entry in data["blogPost"]]
+
+
+def test_the_listings_structured_data_follows_an_edit_and_a_renamed_author(
+    client, blog, author, topic, changes
+):
+    with changes():
+        post = publish_post(blog, "Before", authors=[author], topics=[topic])
+    assert listed_in_structured_data(client.get("/blog/")) == [("Before", ["Ada Lovelace"])]
+    with changes():
+        post.title = "After"
+        post.save_revision().publish()
+        author.name = "Grace Hopper"
+        author.save()
+    assert listed_in_structured_data(client.get("/blog/")) == [("After", ["Grace Hopper"])]
