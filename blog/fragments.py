@@ -19,6 +19,8 @@ from django.db.models import prefetch_related_objects
 from django.template.loader import get_template
 from wagtail.models import Site
 
+from config.storage import outage_seen
+
 from .generation import current_generation, shared_cache_enabled
 from .seo import listed_post
 
@@ -66,7 +68,9 @@ def render_fragments(request, fragments, lookups=()):
             list({id(post): post for _, (post, _) in missing}.values()), *lookups
         )
         fresh = {key: fragment.build(request, post) for key, (post, fragment) in missing}
-        cache.set_many(fresh, settings.CONTENT_CACHE_TTL)
+        # A picture shown as its alt text while the object store is down must not outlive it.
+        if not outage_seen.get():
+            cache.set_many(fresh, settings.CONTENT_CACHE_TTL)
         found.update(fresh)
     return [found[key] for key in keys]
 

@@ -19,6 +19,8 @@ from django.db import IntegrityError
 from django.db.models import F, Min
 from django.utils import timezone
 
+from config.storage import outage_seen
+
 GENERATION_KEY = "content-generation"
 # The copy of the generation lives this long at most: if a bump ever fails to reach the cache
 # (Redis unreachable for that one write), readers see the new content this much later.
@@ -90,6 +92,8 @@ def remember(name, build, timeout=None):
     if stored is not MISSING:
         return stored[0]
     value = build()
+    if outage_seen.get():  # built around a missing picture: not for the next reader
+        return value
     if timeout is None:
         timeout = settings.CONTENT_CACHE_TTL
     cache.set(key, (value,), timeout() if callable(timeout) else timeout)

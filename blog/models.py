@@ -191,14 +191,14 @@ def card_lookups():
 def byline_prefetch():
     return Prefetch(
         "author_links",
-        queryset=BlogPageAuthor.objects.select_related("author").order_by("sort_order"),
+        queryset=BlogPageAuthor.objects.select_related("author").order_by("sort_order", "pk"),
     )
 
 
 def topic_prefetch():
     return Prefetch(
         "topic_links",
-        queryset=BlogPageTopic.objects.select_related("topic").order_by("sort_order"),
+        queryset=BlogPageTopic.objects.select_related("topic").order_by("sort_order", "pk"),
     )
 
 
@@ -685,7 +685,9 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
     def related_posts(self, limit=3):
         """Newest readable posts of this blog that share this post's first topic."""
         first_topic_of_this_post = Subquery(
-            BlogPageTopic.objects.filter(page=self.pk).order_by("sort_order").values("topic")[:1]
+            BlogPageTopic.objects.filter(page=self.pk)
+            .order_by("sort_order", "pk")
+            .values("topic")[:1]
         )
         return list(
             BlogPage.objects.readable_below(self.get_parent())

@@ -1,8 +1,11 @@
 """The content generation: readers learn it from the cache's copy, changes move both."""
 
+from types import SimpleNamespace
+
 import pytest
 from django.core.cache import cache
 
+from blog.fragments import PostFragment, render_fragments
 from blog.generation import (
     GENERATION_KEY,
     bump_generation,
@@ -10,6 +13,7 @@ from blog.generation import (
     remember,
     stored_generation,
 )
+from config.storage import outage_seen
 
 pytestmark = pytest.mark.django_db
 
@@ -50,3 +54,18 @@ def test_with_a_read_replica_the_generation_is_read_where_the_reader_reads(
     monkeypatch.setitem(settings.DATABASES, "replica", dict(settings.DATABASES["default"]))
     cache.set(GENERATION_KEY, 4242)
     assert current_generation() == stored_generation() != 4242
+
+
+def test_nothing_built_while_the_object_store_is_down_is_kept(content_cache, rf):
+    """A page built around a missing picture (its alt text instead) is for this reader only."""
+    post = SimpleNamespace(pk=1)
+    card = PostFragment("card", lambda request, post: next(versions))
+    versions = iter(["degraded card", "whole card"])
+    token = outage_seen.set(True)
+    try:
+        assert remember("thing", lambda: "degraded") == "degraded"
+        assert render_fragments(rf.get("/"), [(post, card)]) == ["degraded card"]
+    finally:
+        outage_seen.reset(token)
+    assert remember("thing", lambda: "whole") == "whole"
+    assert render_fragments(rf.get("/"), [(post, card)]) == ["whole card"]
