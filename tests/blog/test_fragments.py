@@ -169,8 +169,10 @@ def test_a_preview_shows_the_unsaved_article_and_readers_keep_the_live_one(
     assert "Live headline" in article_title(client.get(post.url))
     response = preview(admin_client, post, title="Unsaved headline")
     assert article_title(response) == "Unsaved headline"
+    assert share_title(response) == "Unsaved headline"
     assert "Unsaved words." in response.content.decode()
-    assert article_title(client.get(post.url)) == "Live headline"
+    response = client.get(post.url)
+    assert (article_title(response), share_title(response)) == ("Live headline", "Live headline")
 
 
 def test_a_published_edit_of_the_body_shows_at_the_next_request(
@@ -185,6 +187,16 @@ def test_a_published_edit_of_the_body_shows_at_the_next_request(
     body = client.get(post.url).content.decode()
     assert "Rewritten body." in body
     assert "Body of Post." not in body
+    with changes():
+        post.title = "Renamed post"
+        post.save_revision().publish()
+    response = client.get(post.url)
+    assert (article_title(response), share_title(response)) == ("Renamed post", "Renamed post")
+
+
+def share_title(response):
+    soup = BeautifulSoup(response.content, "html.parser")
+    return soup.select_one('meta[property="og:title"]')["content"]
 
 
 def article_title(response):
