@@ -175,26 +175,21 @@ HERO_RENDITIONS = "hero_image__renditions"
 
 
 def card_prefetches():
-    return [byline_prefetch(), topic_prefetch()]
+    return [
+        Prefetch(
+            "author_links",
+            queryset=BlogPageAuthor.objects.select_related("author").order_by("sort_order"),
+        ),
+        Prefetch(
+            "topic_links",
+            queryset=BlogPageTopic.objects.select_related("topic").order_by("sort_order"),
+        ),
+    ]
 
 
 def card_lookups():
     """Everything a post's card shows beyond the post's own row."""
     return [*card_prefetches(), HERO_RENDITIONS]
-
-
-def byline_prefetch():
-    return Prefetch(
-        "author_links",
-        queryset=BlogPageAuthor.objects.select_related("author").order_by("sort_order"),
-    )
-
-
-def topic_prefetch():
-    return Prefetch(
-        "topic_links",
-        queryset=BlogPageTopic.objects.select_related("topic").order_by("sort_order"),
-    )
 
 
 BlogPageManager = PageManager.from_queryset(BlogPageQuerySet)
@@ -301,8 +296,10 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
 
     def featured(self, posts):
         """choose_featured, chosen once for every process until the content changes or the
-        chosen post expires (only then can another take its place without a publish)."""
-        chosen = remember(f"featured-post:{self.pk}", lambda: self.choose_featured(posts))
+        chosen post expires (only then can another take its place without a publish). Keyed
+        by the pin too: a preview of an unsaved pin must not choose for readers."""
+        key = f"featured-post:{self.pk}:{self.featured_post_id}"
+        chosen = remember(key, lambda: self.choose_featured(posts))
         if chosen is not None and chosen.is_past_expiry:
             chosen = self.choose_featured(posts)
         return chosen

@@ -13,7 +13,7 @@ from django.utils import timezone
 from wagtail.images.rect import Rect
 from wagtail.models import PageViewRestriction
 
-from blog.models import BlogPage
+from blog.models import BlogIndexPage, BlogPage
 from tests.blog.test_editor_previews import preview
 from tests.blog.test_query_budget import INDEX_BUDGET, POST_BUDGET
 from tests.factories import make_image, make_topic, publish_post, publish_posts
@@ -302,3 +302,15 @@ def test_the_listings_structured_data_follows_an_edit_and_a_renamed_author(
         author.name = "Grace Hopper"
         author.save()
     assert listed_in_structured_data(client.get("/blog/")) == [("After", ["Grace Hopper"])]
+
+
+def test_a_pin_previewed_but_not_published_never_reaches_readers(
+    client, blog, author, topic, changes
+):
+    with changes():
+        publish_post(blog, "Flagged", featured=True, authors=[author], topics=[topic])
+        other = publish_post(blog, "Other", authors=[author], topics=[topic])
+    previewed = BlogIndexPage.objects.get(pk=blog.pk)
+    previewed.featured_post = other  # the editor's unsaved choice, as a preview renders it
+    assert previewed.featured(previewed.posts()).title == "Other"
+    assert featured_title(client.get("/blog/")) == "Flagged"
