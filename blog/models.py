@@ -175,21 +175,26 @@ HERO_RENDITIONS = "hero_image__renditions"
 
 
 def card_prefetches():
-    return [
-        Prefetch(
-            "author_links",
-            queryset=BlogPageAuthor.objects.select_related("author").order_by("sort_order"),
-        ),
-        Prefetch(
-            "topic_links",
-            queryset=BlogPageTopic.objects.select_related("topic").order_by("sort_order"),
-        ),
-    ]
+    return [byline_prefetch(), topic_prefetch()]
 
 
 def card_lookups():
     """Everything a post's card shows beyond the post's own row."""
     return [*card_prefetches(), HERO_RENDITIONS]
+
+
+def byline_prefetch():
+    return Prefetch(
+        "author_links",
+        queryset=BlogPageAuthor.objects.select_related("author").order_by("sort_order"),
+    )
+
+
+def topic_prefetch():
+    return Prefetch(
+        "topic_links",
+        queryset=BlogPageTopic.objects.select_related("topic").order_by("sort_order"),
+    )
 
 
 BlogPageManager = PageManager.from_queryset(BlogPageQuerySet)
