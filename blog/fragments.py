@@ -22,7 +22,7 @@ from wagtail.models import Site
 from config.storage import outage_seen
 
 from .generation import current_generation, shared_cache_enabled
-from .seo import listed_post
+from .seo import listed_post, post_meta
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,8 @@ ARTICLE = template_fragment("components/post_article.html", variable="page")
 # What a listing's structured data says of each post, bylines included: a listing whose cards
 # all come from the cache need not fetch the bylines for it.
 LISTED_POST = PostFragment("listed-post", lambda request, post: listed_post(post, request))
+# A post page's head: its description, share picture, structured data.
+POST_META = PostFragment("post-meta", lambda request, post: post_meta(post, request))
 
 
 def render_fragments(request, fragments, lookups=()):
@@ -76,6 +78,9 @@ def render_fragments(request, fragments, lookups=()):
 
 
 def key_prefix(request):
-    # Links are relative on the post's own site and absolute elsewhere: one copy per site.
+    # Links are relative on the post's own site and absolute elsewhere, and a page's head
+    # names its own address: one copy per site and per address it is reached at (one of
+    # ALLOWED_HOSTS).
     site = Site.find_for_request(request)
-    return f"fragment:{current_generation()}:{site.pk if site else 0}"
+    address = f"{request.scheme}://{request.get_host()}"
+    return f"fragment:{current_generation()}:{site.pk if site else 0}:{address}"

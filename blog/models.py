@@ -18,7 +18,6 @@ from django.db.models import (
     Q,
     Subquery,
     When,
-    prefetch_related_objects,
 )
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -44,7 +43,7 @@ from wagtail.search import index
 from .blocks import BodyBlock
 from .feeds import BlogAtom, BlogFeed
 from .forms import BlogPageForm
-from .fragments import ARTICLE, CARD, FEATURED_CARD, LISTED_POST, render_fragments
+from .fragments import ARTICLE, CARD, FEATURED_CARD, LISTED_POST, POST_META, render_fragments
 from .generation import remember
 from .panels import AtLeastOneChosenPanel
 from .previews import BlogPagePreviewMixin
@@ -306,8 +305,10 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
 
     def featured(self, posts):
         """choose_featured, chosen once for every process until the content changes or the
-        chosen post expires (only then can another take its place without a publish)."""
-        chosen = remember(f"featured-post:{self.pk}", lambda: self.choose_featured(posts))
+        chosen post expires (only then can another take its place without a publish). Keyed
+        by the pin too: a preview of an unsaved pin must not choose for readers."""
+        key = f"featured-post:{self.pk}:{self.featured_post_id}"
+        chosen = remember(key, lambda: self.choose_featured(posts))
         if chosen is not None and chosen.is_past_expiry:
             chosen = self.choose_featured(posts)
         return chosen
@@ -704,20 +705,25 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
 
     def get_context(self, request, *args, **kwargs):
         context = super().get_context(request, *args, **kwargs)
-        # This post's bylines and topics come with the related cards', in one pair of queries;
-        # a preview keeps the editor's unsaved bylines and topics instead.
-        in_preview = getattr(request, "is_preview", False) or self.pk is None
-        related = self.related_posts() if in_preview else self.remembered_related_posts()
-        prefetch_related_objects([*related] if in_preview else [self, *related], *card_lookups())
-        context["related_posts"] = related
-        context["related_cards"] = render_fragments(
-            request, [(post, CARD) for post in related], card_lookups()
-        )
-        # A preview shows the editor's unsaved changes under the live post's id: never shared.
-        if not in_preview:
-            context["article"] = render_fragments(request, [(self, ARTICLE)])[0]
         request._blog_index_for_header = self.blog_index
-        context["meta"] = post_meta(self, request)
+        if getattr(request, "is_preview", False) or self.pk is None:
+            # The editor's unsaved bylines, topics and body, under the live post's id: built
+            # afresh, never shared. Only the related posts' cards are the live ones.
+            related = self.related_posts()
+            cards = render_fragments(request, [(post, CARD) for post in related], card_lookups())
+            meta, article = post_meta(self, request), None
+        else:
+            related = self.remembered_related_posts()
+            # What is not cached is built after one query each for the bylines, topics and
+            # pictures of this post and the related ones together.
+            meta, article, *cards = render_fragments(
+                request,
+                [(self, POST_META), (self, ARTICLE), *((post, CARD) for post in related)],
+                card_lookups(),
+            )
+        context.update(meta=meta, article=article, related_posts=related, related_cards=cards)
+        # The related posts share this post's first topic, which the meta names already.
+        context["related_topic"] = meta.section
         return context
 
 

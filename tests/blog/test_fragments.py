@@ -13,7 +13,7 @@ from django.utils import timezone
 from wagtail.images.rect import Rect
 from wagtail.models import PageViewRestriction
 
-from blog.models import BlogPage
+from blog.models import BlogIndexPage, BlogPage
 from tests.blog.test_editor_previews import preview
 from tests.blog.test_query_budget import INDEX_BUDGET, POST_BUDGET
 from tests.factories import make_image, make_topic, publish_post, publish_posts
@@ -169,8 +169,10 @@ def test_a_preview_shows_the_unsaved_article_and_readers_keep_the_live_one(
     assert "Live headline" in article_title(client.get(post.url))
     response = preview(admin_client, post, title="Unsaved headline")
     assert article_title(response) == "Unsaved headline"
+    assert share_title(response) == "Unsaved headline"
     assert "Unsaved words." in response.content.decode()
-    assert article_title(client.get(post.url)) == "Live headline"
+    response = client.get(post.url)
+    assert (article_title(response), share_title(response)) == ("Live headline", "Live headline")
 
 
 def test_a_published_edit_of_the_body_shows_at_the_next_request(
@@ -185,6 +187,16 @@ def test_a_published_edit_of_the_body_shows_at_the_next_request(
     body = client.get(post.url).content.decode()
     assert "Rewritten body." in body
     assert "Body of Post." not in body
+    with changes():
+        post.title = "Renamed post"
+        post.save_revision().publish()
+    response = client.get(post.url)
+    assert (article_title(response), share_title(response)) == ("Renamed post", "Renamed post")
+
+
+def share_title(response):
+    soup = BeautifulSoup(response.content, "html.parser")
+    return soup.select_one('meta[property="og:title"]')["content"]
 
 
 def article_title(response):
@@ -290,3 +302,15 @@ def test_the_listings_structured_data_follows_an_edit_and_a_renamed_author(
         author.name = "Grace Hopper"
         author.save()
     assert listed_in_structured_data(client.get("/blog/")) == [("After", ["Grace Hopper"])]
+
+
+def test_a_pin_previewed_but_not_published_never_reaches_readers(
+    client, blog, author, topic, changes
+):
+    with changes():
+        publish_post(blog, "Flagged", featured=True, authors=[author], topics=[topic])
+        other = publish_post(blog, "Other", authors=[author], topics=[topic])
+    previewed = BlogIndexPage.objects.get(pk=blog.pk)
+    previewed.featured_post = other  # the editor's unsaved choice, as a preview renders it
+    assert previewed.featured(previewed.posts()).title == "Other"
+    assert featured_title(client.get("/blog/")) == "Flagged"
