@@ -8,6 +8,7 @@ search results) is keyed by the generation, so one bump retires all of it in eve
 once: there is nothing to purge and nothing for a process to keep stale.
 """
 
+import contextvars
 import hashlib
 import math
 import secrets
@@ -26,6 +27,9 @@ GENERATION_KEY = "content-generation"
 # (Redis unreachable for that one write), readers see the new content this much later.
 GENERATION_COPY_SECONDS = 10
 MISSING = object()
+UNREAD = object()
+# The generation as the current request first read it (UNREAD until then; None outside one).
+_seen_this_request = contextvars.ContextVar("content_generation_this_request", default=None)
 
 
 def shared_cache_enabled():
@@ -48,7 +52,18 @@ def generation_copy_usable():
 
 
 def current_generation():
-    """The generation, from the cache's copy when there is one (no query)."""
+    """The generation, read once per request (OneGenerationPerRequest), from the cache's copy
+    when there is one (no query)."""
+    seen = _seen_this_request.get()
+    if seen is not None and seen is not UNREAD:
+        return seen
+    value = read_generation()
+    if seen is UNREAD:
+        _seen_this_request.set(value)
+    return value
+
+
+def read_generation():
     if not generation_copy_usable():
         return stored_generation()
     value = cache.get(GENERATION_KEY)
@@ -59,6 +74,21 @@ def current_generation():
     return value
 
 
+class OneGenerationPerRequest:
+    """A page asks for the generation a dozen times (page cache, site, fragments, remembered
+    values): one read serves them all, and the page is built from one consistent snapshot."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        token = _seen_this_request.set(UNREAD)
+        try:
+            return self.get_response(request)
+        finally:
+            _seen_this_request.reset(token)
+
+
 def bump_generation():
     model = _generation_model()
     if not model.objects.filter(pk=1).update(value=F("value") + 1):
@@ -66,8 +96,11 @@ def bump_generation():
             model.objects.create(pk=1, value=secrets.randbits(48))
         except IntegrityError:  # another process created it first
             model.objects.filter(pk=1).update(value=F("value") + 1)
+    value = stored_generation()
     if shared_cache_enabled():
-        cache.set(GENERATION_KEY, stored_generation(), GENERATION_COPY_SECONDS)
+        cache.set(GENERATION_KEY, value, GENERATION_COPY_SECONDS)
+    if _seen_this_request.get() is not None:  # the request that made the change sees it
+        _seen_this_request.set(value)
 
 
 def remembered_key(name):

@@ -82,7 +82,7 @@ def topic(db):
 @pytest.fixture
 def content_cache(settings, tmp_path):
     """The shared content cache switched on (as in production), in a file cache of this test's
-    own. Changes must commit to be seen: use django_capture_on_commit_callbacks(execute=True)."""
+    own. Changes must commit to be seen: make them inside `with commit():`."""
     settings.CONTENT_CACHE = True
     settings.CACHES = {
         "default": {
@@ -94,15 +94,14 @@ def content_cache(settings, tmp_path):
 
 
 @pytest.fixture
-def page_cache(settings, tmp_path):
-    """The anonymous page cache switched on, in a file cache of this test's own, with the
-    content cache it runs beside in production."""
+def page_cache(settings, content_cache):
+    """The anonymous page cache switched on, beside the content cache it runs with in
+    production."""
     settings.PAGE_CACHE = True
-    settings.CONTENT_CACHE = True
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(tmp_path / "cache"),
-        }
-    }
-    caches["default"].clear()
+
+
+@pytest.fixture
+def commit(django_capture_on_commit_callbacks):
+    """An editor's change, committed for real: the content generation moves only after a
+    commit. Use as `with commit(): ...`."""
+    return lambda: django_capture_on_commit_callbacks(execute=True)

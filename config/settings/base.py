@@ -66,6 +66,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Every part of a request below reads the content generation once (blog/generation.py).
+    "blog.generation.OneGenerationPerRequest",
     "django.middleware.security.SecurityMiddleware",
     # Before whitenoise, so static files carry the policy too.
     "home.security.ContentSecurityPolicyMiddleware",

@@ -23,16 +23,6 @@ def page_cache_on(page_cache):
 
 
 @pytest.fixture
-def changes(django_capture_on_commit_callbacks):
-    """Editors' changes commit for real: the generation moves only after a commit."""
-
-    def committed():
-        return django_capture_on_commit_callbacks(execute=True)
-
-    return committed
-
-
-@pytest.fixture
 def redis_cache(settings):
     """The production cache backend against the machine's Redis (db 15, emptied first)."""
     location = redis_location(15, flush=True)
@@ -100,10 +90,10 @@ def test_a_private_post_is_never_cached(client, post, restriction):
         assert "Body of First post" not in response.content.decode()
 
 
-def test_restricting_a_cached_post_takes_it_out_of_the_cache_at_once(client, post, changes):
+def test_restricting_a_cached_post_takes_it_out_of_the_cache_at_once(client, post, commit):
     client.get(post.url)
     assert client.get(post.url)["X-Cache"] == "HIT"
-    with changes():
+    with commit():
         PageViewRestriction.objects.create(page=post, restriction_type="login")
     response = client.get(post.url)
     assert response.status_code == 302
@@ -121,26 +111,26 @@ def test_a_preview_never_reaches_readers(client, post):
         assert "Draft title only an editor sees" not in client.get(post.url).content.decode()
 
 
-def test_publishing_shows_on_the_next_request(client, blog, author, topic, post, changes):
+def test_publishing_shows_on_the_next_request(client, blog, author, topic, post, commit):
     client.get("/blog/")
     assert client.get("/blog/")["X-Cache"] == "HIT"
-    with changes():
+    with commit():
         publish_post(blog, "Fresh post", authors=[author], topics=[topic])
     response = client.get("/blog/")
     assert response["X-Cache"] == "MISS"
     assert "Fresh post" in titles(response)
 
 
-def test_unpublishing_shows_on_the_next_request(client, post, changes):
+def test_unpublishing_shows_on_the_next_request(client, post, commit):
     client.get("/blog/")
-    with changes():
+    with commit():
         post.unpublish()
     assert "First post" not in titles(client.get("/blog/"))
     assert client.get(post.url).status_code == 404
 
 
 def test_the_scheduler_going_live_shows_on_the_next_request(
-    client, blog, author, topic, post, changes
+    client, blog, author, topic, post, commit
 ):
     scheduled = draft_post(blog, "Scheduled post", authors=[author], topics=[topic])
     scheduled.go_live_at = timezone.now() + timedelta(minutes=5)
@@ -149,13 +139,13 @@ def test_the_scheduler_going_live_shows_on_the_next_request(
     assert "Scheduled post" not in titles(client.get("/blog/"))
     # The scheduler's pass (run_scheduler --once) without its reconnect, which a test
     # transaction would not survive.
-    with time_passes(minutes=10), changes():
+    with time_passes(minutes=10), commit():
         call_command("publish_scheduled", stdout=io.StringIO())
     assert "Scheduled post" in titles(client.get("/blog/"))
 
 
-def test_expiry_shows_on_the_next_request_even_before_the_scheduler_runs(client, post, changes):
-    with changes():
+def test_expiry_shows_on_the_next_request_even_before_the_scheduler_runs(client, post, commit):
+    with commit():
         post.expire_at = timezone.now() + timedelta(seconds=30)
         post.save_revision().publish()
     client.get("/blog/")
@@ -164,25 +154,25 @@ def test_expiry_shows_on_the_next_request_even_before_the_scheduler_runs(client,
         assert "First post" not in titles(client.get("/blog/"))
 
 
-def test_renaming_a_topic_shows_on_the_next_request(client, post, topic, changes):
+def test_renaming_a_topic_shows_on_the_next_request(client, post, topic, commit):
     client.get("/blog/")
-    with changes():
+    with commit():
         topic.name = "Renamed topic"
         topic.save()
     assert "Renamed topic" in client.get("/blog/").content.decode()
 
 
-def test_renaming_an_author_shows_on_the_next_request(client, post, author, changes):
+def test_renaming_an_author_shows_on_the_next_request(client, post, author, commit):
     client.get("/blog/")
-    with changes():
+    with commit():
         author.name = "Grace Hopper"
         author.save()
     assert "Grace Hopper" in client.get("/blog/").content.decode()
 
 
-def test_changing_the_site_settings_shows_on_the_next_request(client, post, changes):
+def test_changing_the_site_settings_shows_on_the_next_request(client, post, commit):
     client.get("/blog/")
-    with changes():
+    with commit():
         SiteSettings.objects.update(brand_name="placeholder")
         settings_row = SiteSettings.objects.get()
         settings_row.brand_name = "newbrand"
@@ -218,9 +208,9 @@ def test_pages_are_still_served_when_redis_is_down(client, settings, post):
 
 
 @pytest.mark.redis
-def test_redis_serves_the_cache_across_requests(client, post, changes, redis_cache):
+def test_redis_serves_the_cache_across_requests(client, post, commit, redis_cache):
     client.get("/blog/")
     assert client.get("/blog/")["X-Cache"] == "HIT"
-    with changes():
+    with commit():
         post.unpublish()
     assert "First post" not in titles(client.get("/blog/"))

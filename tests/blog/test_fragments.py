@@ -26,16 +26,6 @@ def content_cache_on(content_cache):
     """Every test here reads through the shared content cache, as production does."""
 
 
-@pytest.fixture
-def changes(django_capture_on_commit_callbacks):
-    """Editors' changes commit for real: the generation moves only after a commit."""
-
-    def committed():
-        return django_capture_on_commit_callbacks(execute=True)
-
-    return committed
-
-
 def queries_for(client, url):
     with CaptureQueriesContext(connection) as captured:
         response = client.get(url)
@@ -53,16 +43,16 @@ def chip_counts(response):
     }
 
 
-def test_topic_counts_follow_a_publish_and_an_unpublish(client, blog, author, topic, changes):
+def test_topic_counts_follow_a_publish_and_an_unpublish(client, blog, author, topic, commit):
     other = make_topic("Networking")
-    with changes():
+    with commit():
         publish_post(blog, "First", authors=[author], topics=[topic])
     assert chip_counts(client.get("/blog/")) == {"All posts": "1", "GPU reliability": "1"}
-    with changes():
+    with commit():
         second = publish_post(blog, "Second", authors=[author], topics=[topic, other])
     counts = {"All posts": "2", "GPU reliability": "2", "Networking": "1"}
     assert chip_counts(client.get("/blog/")) == counts
-    with changes():
+    with commit():
         second.unpublish()
     assert chip_counts(client.get(f"/blog/topic/{topic.slug}/")) == {
         "All posts": "1",
@@ -71,9 +61,9 @@ def test_topic_counts_follow_a_publish_and_an_unpublish(client, blog, author, to
 
 
 def test_an_expired_post_leaves_the_counts_before_the_scheduler_runs(
-    client, blog, author, topic, changes
+    client, blog, author, topic, commit
 ):
-    with changes():
+    with commit():
         publish_post(blog, "Stays", authors=[author], topics=[topic])
         publish_post(
             blog,
@@ -98,14 +88,14 @@ def card_pictures(response):
 
 
 def test_an_edited_title_shows_on_every_card_at_the_next_request(
-    client, blog, author, topic, changes
+    client, blog, author, topic, commit
 ):
-    with changes():
+    with commit():
         featured = publish_post(blog, "Featured", featured=True, authors=[author], topics=[topic])
         post = publish_post(blog, "Before", authors=[author], topics=[topic])
     assert card_titles(client.get("/blog/")) == ["Featured", "Before"]
     assert card_titles(client.get(featured.url)) == ["Before"]
-    with changes():
+    with commit():
         post.title = "After"
         post.save_revision().publish()
     assert card_titles(client.get("/blog/")) == ["Featured", "After"]
@@ -114,12 +104,12 @@ def test_an_edited_title_shows_on_every_card_at_the_next_request(
 
 
 def test_a_new_hero_picture_shows_on_the_cards_at_the_next_request(
-    client, blog, author, topic, changes
+    client, blog, author, topic, commit
 ):
-    with changes():
+    with commit():
         post = publish_post(blog, "Pictured", authors=[author], topics=[topic])
     before = card_pictures(client.get("/blog/"))
-    with changes():
+    with commit():
         post.hero_image = make_image("A new picture", colour=(200, 30, 30))
         post.hero_alt = "A red square"
         post.save_revision().publish()
@@ -129,12 +119,12 @@ def test_a_new_hero_picture_shows_on_the_cards_at_the_next_request(
 
 
 def test_a_reframed_picture_shows_on_the_cards_at_the_next_request(
-    client, blog, author, topic, changes
+    client, blog, author, topic, commit
 ):
-    with changes():
+    with commit():
         post = publish_post(blog, "Pictured", authors=[author], topics=[topic])
     before = card_pictures(client.get("/blog/"))
-    with changes():
+    with commit():
         image = post.hero_image
         image.set_focal_point(Rect(0, 0, 40, 40))
         image.save()
@@ -142,9 +132,9 @@ def test_a_reframed_picture_shows_on_the_cards_at_the_next_request(
 
 
 def test_cached_cards_keep_the_listings_within_their_query_budgets(
-    client, blog, author, topic, changes
+    client, blog, author, topic, commit
 ):
-    with changes():
+    with commit():
         publish_post(blog, "Featured", featured=True, authors=[author], topics=[topic])
         publish_posts(blog, 15, authors=[author], topics=[topic])
     post_url = BlogPage.objects.live().first().url
@@ -152,7 +142,7 @@ def test_cached_cards_keep_the_listings_within_their_query_budgets(
     urls[f"/blog/topic/{topic.slug}/"] = INDEX_BUDGET
     for url, budget in urls.items():
         client.get(url)  # Wagtail's own caches (site root paths, renditions) warm up
-        with changes():
+        with commit():
             topic.save()  # every card goes stale
         cold = queries_for(client, url)
         warm = queries_for(client, url)
@@ -162,9 +152,9 @@ def test_cached_cards_keep_the_listings_within_their_query_budgets(
 
 
 def test_a_preview_shows_the_unsaved_article_and_readers_keep_the_live_one(
-    client, admin_client, blog, author, topic, changes
+    client, admin_client, blog, author, topic, commit
 ):
-    with changes():
+    with commit():
         post = publish_post(blog, "Live headline", authors=[author], topics=[topic])
     assert "Live headline" in article_title(client.get(post.url))
     response = preview(admin_client, post, title="Unsaved headline")
@@ -176,18 +166,18 @@ def test_a_preview_shows_the_unsaved_article_and_readers_keep_the_live_one(
 
 
 def test_a_published_edit_of_the_body_shows_at_the_next_request(
-    client, blog, author, topic, changes
+    client, blog, author, topic, commit
 ):
-    with changes():
+    with commit():
         post = publish_post(blog, "Post", authors=[author], topics=[topic])
     assert "Body of Post." in client.get(post.url).content.decode()
-    with changes():
+    with commit():
         post.body = [{"type": "paragraph", "value": "<p>Rewritten body.</p>"}]
         post.save_revision().publish()
     body = client.get(post.url).content.decode()
     assert "Rewritten body." in body
     assert "Body of Post." not in body
-    with changes():
+    with commit():
         post.title = "Renamed post"
         post.save_revision().publish()
     response = client.get(post.url)
@@ -208,9 +198,9 @@ def featured_title(response):
     return node.get_text(strip=True) if node else None
 
 
-def test_the_featured_slot_follows_a_publish_and_an_expiry(client, blog, author, topic, changes):
+def test_the_featured_slot_follows_a_publish_and_an_expiry(client, blog, author, topic, commit):
     now = timezone.now()
-    with changes():
+    with commit():
         publish_post(
             blog,
             "Older feature",
@@ -220,7 +210,7 @@ def test_the_featured_slot_follows_a_publish_and_an_expiry(client, blog, author,
             published_at=now - timedelta(days=2),
         )
     assert featured_title(client.get("/blog/")) == "Older feature"
-    with changes():
+    with commit():
         publish_post(
             blog,
             "Brief feature",
@@ -237,17 +227,17 @@ def test_the_featured_slot_follows_a_publish_and_an_expiry(client, blog, author,
 
 
 def test_making_the_blog_private_or_unpublishing_it_shows_at_the_next_request(
-    client, blog, author, topic, changes
+    client, blog, author, topic, commit
 ):
-    with changes():
+    with commit():
         post = publish_post(blog, "Inside", authors=[author], topics=[topic])
     assert client.get("/blog/").status_code == 200
     assert "Body of Inside." in client.get(post.url).content.decode()
-    with changes():
+    with commit():
         restriction = PageViewRestriction.objects.create(page=blog, restriction_type="login")
     assert client.get("/blog/").status_code == 302
     assert client.get(post.url).status_code == 302
-    with changes():
+    with commit():
         restriction.delete()
         blog.unpublish()
     assert client.get("/blog/").status_code == 404
@@ -259,9 +249,9 @@ def related_titles(response):
     return [a.get_text(strip=True) for a in soup.select(".related .card__title a")]
 
 
-def test_related_posts_follow_a_publish_and_an_expiry(client, blog, author, topic, changes):
+def test_related_posts_follow_a_publish_and_an_expiry(client, blog, author, topic, commit):
     now = timezone.now()
-    with changes():
+    with commit():
         post = publish_post(blog, "Reading", authors=[author], topics=[topic])
         publish_post(
             blog,
@@ -271,7 +261,7 @@ def test_related_posts_follow_a_publish_and_an_expiry(client, blog, author, topi
             published_at=now - timedelta(days=3),
         )
     assert related_titles(client.get(post.url)) == ["Older"]
-    with changes():
+    with commit():
         publish_post(
             blog,
             "Brief",
@@ -291,12 +281,12 @@ def listed_in_structured_data(response):
 
 
 def test_the_listings_structured_data_follows_an_edit_and_a_renamed_author(
-    client, blog, author, topic, changes
+    client, blog, author, topic, commit
 ):
-    with changes():
+    with commit():
         post = publish_post(blog, "Before", authors=[author], topics=[topic])
     assert listed_in_structured_data(client.get("/blog/")) == [("Before", ["Ada Lovelace"])]
-    with changes():
+    with commit():
         post.title = "After"
         post.save_revision().publish()
         author.name = "Grace Hopper"
@@ -305,9 +295,9 @@ def test_the_listings_structured_data_follows_an_edit_and_a_renamed_author(
 
 
 def test_a_pin_previewed_but_not_published_never_reaches_readers(
-    client, blog, author, topic, changes
+    client, blog, author, topic, commit
 ):
-    with changes():
+    with commit():
         publish_post(blog, "Flagged", featured=True, authors=[author], topics=[topic])
         other = publish_post(blog, "Other", authors=[author], topics=[topic])
     previewed = BlogIndexPage.objects.get(pk=blog.pk)

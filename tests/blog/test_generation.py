@@ -4,10 +4,12 @@ from types import SimpleNamespace
 
 import pytest
 from django.core.cache import cache
+from django.http import HttpResponse
 
 from blog.fragments import PostFragment, render_fragments
 from blog.generation import (
     GENERATION_KEY,
+    OneGenerationPerRequest,
     bump_generation,
     current_generation,
     remember,
@@ -69,3 +71,18 @@ def test_nothing_built_while_the_object_store_is_down_is_kept(content_cache, rf)
         outage_seen.reset(token)
     assert remember("thing", lambda: "whole") == "whole"
     assert render_fragments(rf.get("/"), [(post, card)]) == ["whole card"]
+
+
+def test_a_request_reads_the_generation_once_and_sees_its_own_change(content_cache, rf):
+    seen = []
+
+    def view(request):
+        seen.append(current_generation())
+        cache.set(GENERATION_KEY, 4242)  # another process moved it: this page keeps its snapshot
+        seen.append(current_generation())
+        bump_generation()  # this request's own change it sees at once
+        seen.append(current_generation())
+        return HttpResponse()
+
+    OneGenerationPerRequest(view)(rf.get("/"))
+    assert seen[0] == seen[1] != seen[2] == stored_generation()

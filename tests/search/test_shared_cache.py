@@ -25,12 +25,6 @@ def shared_cache(content_cache):
     """Every test here searches through the shared content cache."""
 
 
-@pytest.fixture
-def commit(django_capture_on_commit_callbacks):
-    """An editor's change, committed: the content generation only moves after a commit."""
-    return lambda: django_capture_on_commit_callbacks(execute=True)
-
-
 def search(client, q, **params):
     response = client.get("/search/", {"q": q, **params})
     assert response.status_code == 200

@@ -16,11 +16,6 @@ from .helpers import result_titles
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def commit(django_capture_on_commit_callbacks):
-    return lambda: django_capture_on_commit_callbacks(execute=True)
-
-
 def scheduler_pass():
     out = io.StringIO()
     call_command("run_scheduler", "--once", stdout=out)
