@@ -6,12 +6,12 @@ from collections import defaultdict
 
 from django.conf import settings
 from django.contrib.syndication.views import Feed
-from django.db.models import Exists, F, IntegerField, OuterRef, Prefetch, TextField, Value
+from django.db.models import Exists, F, IntegerField, OuterRef, TextField, Value
 from django.http import Http404
 from django.utils.feedgenerator import Atom1Feed, Enclosure, Rss201rev2Feed
 from django.utils.html import escape
-from wagtail.images import get_image_model
 
+from .fragments import PostFragment, render_fragments
 from .seo import SHARE_IMAGE_SPEC, brand_name
 
 DUBLIN_CORE = "http://purl.org/dc/elements/1.1/"
@@ -50,8 +50,8 @@ class BlogAtomFeed(Atom1Feed):
 class BlogFeed(Feed):
     """The newest readable posts of one blog, or of one topic in it. Query strings are ignored.
 
-    A feed costs the routing queries, the site settings, the posts, and one more query for the
-    bylines and topic names of every post together with the topic the feed is for."""
+    Past routing, a feed costs one query for its posts: what each item says beyond the post's
+    row is built once per post and kept in the content cache (blog/fragments.py)."""
 
     feed_type = BlogRssFeed
     feed_name = "feed"
@@ -63,11 +63,27 @@ class BlogFeed(Feed):
         self.topic = None
 
     def __call__(self, request, *args, **kwargs):
+        from .models import Topic
+
         self.request = request
-        self.posts = self.newest_posts()
-        self.labels = self.fetch_labels()
+        self.posts = list(self.newest_posts())
+        # Bylines, topic names, the share picture's size (a round trip each on S3) and the full
+        # text are built once per post and kept, like its card, until the content changes.
+        self.extras = dict(
+            zip(
+                (post.pk for post in self.posts),
+                render_fragments(
+                    request,
+                    [(post, feed_item_fragment()) for post in self.posts],
+                    self.attach_labels,
+                ),
+                strict=True,
+            )
+        )
         if self.topic_slug is not None and self.topic is None:
-            raise Http404("No such topic")
+            self.topic = Topic.by_slug(self.topic_slug)
+            if self.topic is None:
+                raise Http404("No such topic")
         return super().__call__(request, *args, **kwargs)
 
     def newest_posts(self):
@@ -79,23 +95,19 @@ class BlogFeed(Feed):
                 page=OuterRef("pk"), topic__slug=self.topic_slug
             )
             posts = posts.filter(Exists(in_topic))
-        images = get_image_model().objects.prefetch_renditions(SHARE_IMAGE_SPEC)
-        return posts.select_related("hero_image").prefetch_related(
-            Prefetch("hero_image", queryset=images)
-        )[: settings.BLOG_FEED_ITEMS]
+        return posts.select_related("hero_image")[: settings.BLOG_FEED_ITEMS]
 
-    def fetch_labels(self):
-        """Author and topic names of the listed posts, by post id, in sort order; the feed's own
-        topic comes in the same round trip (a row with no post)."""
+    def attach_labels(self, posts):
+        """Each post's author and topic names as post.feed_labels, in sort order, in one query;
+        the feed's own topic comes in the same round trip (a row with no post)."""
         from .models import BlogPageAuthor, BlogPageTopic, Topic
 
-        listed = self.posts.values("pk")
-        columns = ("post", "kind", "position", "ref", "label", "slug", "text")
+        listed = [post.pk for post in posts]
+        columns = ("post", "kind", "position", "label", "slug", "text")
         bylines = BlogPageAuthor.objects.filter(page__in=listed).annotate(
             post=F("page_id"),
             kind=Value(AUTHOR),
             position=F("sort_order"),
-            ref=F("author_id"),
             label=F("author__name"),
             slug=F("author__slug"),
             text=Value("", output_field=TextField()),
@@ -104,7 +116,6 @@ class BlogFeed(Feed):
             post=F("page_id"),
             kind=Value(TOPIC),
             position=F("sort_order"),
-            ref=F("topic_id"),
             label=F("topic__name"),
             slug=F("topic__slug"),
             text=F("topic__description"),
@@ -119,24 +130,24 @@ class BlogFeed(Feed):
             feed_topic = Topic.objects.filter(slug=self.topic_slug).annotate(
                 post=Value(None, output_field=IntegerField()),
                 kind=Value(FEED_TOPIC),
-                position=Value(0, output_field=IntegerField()),
-                ref=F("pk"),
+                position=F("pk"),
                 label=F("name"),
                 slug_=F("slug"),
                 text=F("description"),
             )
             rows = rows.union(
-                feed_topic.order_by().values_list(*columns[:5], "slug_", "text"), all=True
+                feed_topic.order_by().values_list(*columns[:4], "slug_", "text"), all=True
             )
         labels = defaultdict(lambda: {AUTHOR: [], TOPIC: []})
         # Links saved outside the editor may carry no sort order; they come last, as in SQL.
         in_order = sorted(rows, key=lambda row: (row[2] is None, row[2] or 0))
-        for post, kind, _position, ref, label, slug, text in in_order:
+        for post, kind, position, label, slug, text in in_order:
             if kind == FEED_TOPIC:
-                self.topic = Topic(pk=ref, name=label, slug=slug, description=text)
+                self.topic = Topic(pk=position, name=label, slug=slug, description=text)
             else:
                 labels[post][kind].append(label)
-        return labels
+        for post in posts:
+            post.feed_labels = labels[post.pk]
 
     def listing_url(self):
         url = self.blog.get_full_url(self.request)
@@ -183,28 +194,54 @@ class BlogFeed(Feed):
         return post.last_published_at
 
     def item_categories(self, post):
-        return self.labels[post.pk][TOPIC]
+        return self.extras[post.pk]["topics"]
 
     def item_enclosures(self, post):
-        if post.hero_image is None:
-            return []
-        try:
-            rendition = post.hero_image.get_rendition(SHARE_IMAGE_SPEC)
-            length = rendition.file.size
-        except OSError:  # SourceImageIOError too: the original can't be read to make one
-            # A lost media file costs the item its picture, not the whole feed.
-            return []
-        mime_type = mimetypes.guess_type(rendition.file.name)[0] or "image/jpeg"
-        url = self.request.build_absolute_uri(rendition.url)
-        return [Enclosure(url, str(length), mime_type)]
+        enclosure = self.extras[post.pk]["enclosure"]
+        return [Enclosure(*enclosure)] if enclosure else []
 
     def item_extra_kwargs(self, post):
-        content = ""
-        if settings.BLOG_FEED_FULL_TEXT:
-            # Feed readers resolve links against the feed, not the site: make them absolute.
-            root = self.request.build_absolute_uri("/").rstrip("/")
-            content = SITE_RELATIVE_LINK.sub(rf'\1="{root}/', str(post.body))
-        return {"authors": self.labels[post.pk][AUTHOR], "content": content}
+        return {
+            "authors": self.extras[post.pk]["authors"],
+            "content": self.extras[post.pk]["content"],
+        }
+
+
+def feed_item_fragment():
+    # Named by the setting too: a feed switched to full text must not reuse summary-only items.
+    full_text = "full-text" if settings.BLOG_FEED_FULL_TEXT else "summary"
+    return PostFragment(f"feed-item:{full_text}", feed_item_extras)
+
+
+def feed_item_extras(request, post):
+    """What a feed says of a post beyond its own row."""
+    return {
+        "authors": post.feed_labels[AUTHOR],
+        "topics": post.feed_labels[TOPIC],
+        "enclosure": share_enclosure(request, post),
+        "content": full_text(request, post),
+    }
+
+
+def share_enclosure(request, post):
+    if post.hero_image is None:
+        return None
+    try:
+        rendition = post.hero_image.get_renditions(SHARE_IMAGE_SPEC)[SHARE_IMAGE_SPEC]
+        length = rendition.file.size
+    except OSError:  # SourceImageIOError too: the original can't be read to make one
+        # A lost media file costs the item its picture, not the whole feed.
+        return None
+    mime_type = mimetypes.guess_type(rendition.file.name)[0] or "image/jpeg"
+    return (request.build_absolute_uri(rendition.url), str(length), mime_type)
+
+
+def full_text(request, post):
+    if not settings.BLOG_FEED_FULL_TEXT:
+        return ""
+    # Feed readers resolve links against the feed, not the site: make them absolute.
+    root = request.build_absolute_uri("/").rstrip("/")
+    return SITE_RELATIVE_LINK.sub(rf'\1="{root}/', str(post.body))
 
 
 class BlogAtom(BlogFeed):

@@ -56,25 +56,30 @@ POST_META = PostFragment("post-meta", lambda request, post: post_meta(post, requ
 
 def render_fragments(request, fragments, lookups=()):
     """Each (post, fragment) pair built, in order. `lookups` are the prefetches the fragments
-    need (bylines, topics, renditions); the posts of fragments not in the cache are given
-    them, skipping any a post already has."""
+    need (bylines, topics, renditions), or a function that fetches what they need for a list
+    of posts; only the posts of fragments not in the cache are given them."""
     if not shared_cache_enabled():
-        prefetch_related_objects([post for post, _ in fragments], *lookups)
+        prepare([post for post, _ in fragments], lookups)
         return [fragment.build(request, post) for post, fragment in fragments]
     prefix = key_prefix(request)
     keys = [f"{prefix}:{fragment.name}:{post.pk}" for post, fragment in fragments]
     found = cache.get_many(keys)
     missing = [(key, pair) for key, pair in zip(keys, fragments, strict=True) if key not in found]
     if missing:
-        prefetch_related_objects(
-            list({id(post): post for _, (post, _) in missing}.values()), *lookups
-        )
+        prepare(list({id(post): post for _, (post, _) in missing}.values()), lookups)
         fresh = {key: fragment.build(request, post) for key, (post, fragment) in missing}
         # A picture shown as its alt text while the object store is down must not outlive it.
         if not outage_seen.get():
             cache.set_many(fresh, settings.CONTENT_CACHE_TTL)
         found.update(fresh)
     return [found[key] for key in keys]
+
+
+def prepare(posts, lookups):
+    if callable(lookups):
+        lookups(posts)
+    else:  # prefetch_related_objects skips what a post already has
+        prefetch_related_objects(posts, *lookups)
 
 
 def key_prefix(request):

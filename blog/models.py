@@ -20,7 +20,6 @@ from django.db.models import (
     When,
 )
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.html import strip_tags
@@ -77,6 +76,14 @@ class Topic(index.Indexed, models.Model):
 
     def __str__(self):
         return self.name
+
+    @classmethod
+    def by_slug(cls, slug):
+        """The topic at this slug, or None: every topic is fetched in one query, shared by every
+        process until the content changes (topic pages, their feeds and search filters)."""
+        return remember("topics", lambda: {topic.slug: topic for topic in cls.objects.all()}).get(
+            slug
+        )
 
 
 class Author(index.Indexed, models.Model):
@@ -414,7 +421,9 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
 
     @path("topic/<slug:slug>/")
     def topic_posts(self, request, slug):
-        topic = get_object_or_404(Topic, slug=slug)
+        topic = Topic.by_slug(slug)
+        if topic is None:
+            raise Http404("No such topic")
         return self.render(request, context_overrides=self.listing_context(request, topic))
 
     def topic_url(self, topic):

@@ -15,7 +15,8 @@ from wagtail.models import PageViewRestriction
 
 from blog.models import BlogIndexPage, BlogPage
 from tests.blog.test_editor_previews import preview
-from tests.blog.test_query_budget import INDEX_BUDGET, POST_BUDGET
+from tests.blog.test_feeds import rss_items
+from tests.blog.test_query_budget import FEED_BUDGET, INDEX_BUDGET, POST_BUDGET
 from tests.factories import make_image, make_topic, publish_post, publish_posts
 
 pytestmark = pytest.mark.django_db
@@ -140,6 +141,7 @@ def test_cached_cards_keep_the_listings_within_their_query_budgets(
     post_url = BlogPage.objects.live().first().url
     urls = {"/blog/": INDEX_BUDGET, "/blog/?page=2": INDEX_BUDGET, post_url: POST_BUDGET}
     urls[f"/blog/topic/{topic.slug}/"] = INDEX_BUDGET
+    urls["/blog/feed/"] = urls[f"/blog/topic/{topic.slug}/atom/"] = FEED_BUDGET
     for url, budget in urls.items():
         client.get(url)  # Wagtail's own caches (site root paths, renditions) warm up
         with commit():
@@ -147,7 +149,8 @@ def test_cached_cards_keep_the_listings_within_their_query_budgets(
         cold = queries_for(client, url)
         warm = queries_for(client, url)
         assert warm <= cold <= budget, url
-        if url != post_url:  # the counts and each card's topics and pictures are remembered
+        # The counts, and each card's or feed item's bylines, topics and pictures are remembered.
+        if url != post_url:
             assert warm < cold, url
 
 
@@ -292,6 +295,33 @@ def test_the_listings_structured_data_follows_an_edit_and_a_renamed_author(
         author.name = "Grace Hopper"
         author.save()
     assert listed_in_structured_data(client.get("/blog/")) == [("After", ["Grace Hopper"])]
+
+
+def test_a_feed_reader_sees_renamed_authors_and_topics_and_a_new_picture(
+    client, blog, author, topic, commit
+):
+    def feed_item():
+        (item,) = rss_items(client.get("/blog/feed/"))
+        return (
+            [creator.text for creator in item.findall("{http://purl.org/dc/elements/1.1/}creator")],
+            [category.text for category in item.findall("category")],
+            item.find("enclosure").get("url"),
+        )
+
+    with commit():
+        post = publish_post(blog, "Post", authors=[author], topics=[topic])
+    authors, topics, picture = feed_item()
+    assert (authors, topics) == (["Ada Lovelace"], ["GPU reliability"])
+    with commit():
+        author.name = "Grace Hopper"
+        author.save()
+        topic.name = "Accelerators"
+        topic.save()
+        post.hero_image = make_image("a new hero")
+        post.save_revision().publish()
+    authors, topics, new_picture = feed_item()
+    assert (authors, topics) == (["Grace Hopper"], ["Accelerators"])
+    assert new_picture != picture
 
 
 def test_a_pin_previewed_but_not_published_never_reaches_readers(
