@@ -1,4 +1,5 @@
-"""The site a request is for, and its header and footer settings, without a query each.
+"""The site a request is for, its root page and its header and footer settings, without a query
+each.
 
 Wagtail looks both up on every request (Site.find_for_request, SiteSettings.for_request) and
 keeps them on the request. This middleware puts them there first, from the content cache, where
@@ -21,7 +22,12 @@ PROBES = frozenset({"/healthz", "/readyz"})
 
 def site_and_settings(request):
     site = Site._find_for_request(request)
-    return site, (SiteSettings.for_site(site) if site is not None else None)
+    if site is None:
+        return None, None
+    # Routing starts from the root page as itself (site.root_page.specific, a query each time);
+    # fetched here, it is kept with the site.
+    site.root_page.specific  # noqa: B018
+    return site, SiteSettings.for_site(site)
 
 
 class SharedSiteMiddleware:
