@@ -26,7 +26,7 @@ from wagtail.images import get_image_model
 from wagtail.models import Page, PageViewRestriction, Site
 from wagtail.signals import page_published, page_unpublished, post_page_move
 
-from .generation import bump_generation, current_generation, lifetime_until_next_expiry
+from .generation import bump_generation, content_key, lifetime_until_next_expiry
 from .models import Author, BlogPageAuthor, BlogPageTopic, Topic
 
 KEY_PREFIX = "pagecache"
@@ -127,7 +127,7 @@ def cache_key_for(request):
         return None
     address = f"{request.scheme}://{request.get_host()}{request.path}?{variant}"
     digest = hashlib.sha256(address.encode()).hexdigest()
-    return f"{KEY_PREFIX}:{current_generation()}:{digest}"
+    return f"{content_key(KEY_PREFIX)}:{digest}"
 
 
 @hooks.register("before_serve_page")

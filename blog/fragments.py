@@ -21,7 +21,7 @@ from wagtail.models import Site
 
 from config.storage import outage_seen
 
-from .generation import current_generation, shared_cache_enabled
+from .generation import content_key, shared_cache_enabled
 from .seo import listed_post, post_meta
 
 
@@ -88,4 +88,4 @@ def key_prefix(request):
     # ALLOWED_HOSTS).
     site = Site.find_for_request(request)
     address = f"{request.scheme}://{request.get_host()}"
-    return f"fragment:{current_generation()}:{site.pk if site else 0}:{address}"
+    return f"{content_key('fragment')}:{site.pk if site else 0}:{address}"

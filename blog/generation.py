@@ -9,6 +9,7 @@ once: there is nothing to purge and nothing for a process to keep stale.
 """
 
 import contextvars
+import functools
 import hashlib
 import math
 import secrets
@@ -103,9 +104,32 @@ def bump_generation():
         _seen_this_request.set(value)
 
 
+@functools.cache
+def code_release():
+    """A digest of this deployment's code and templates. What one release rendered or pickled
+    may not suit the next (a fragment gains a field, a template changes), and during a rolling
+    deploy both run side by side on the same cache: each keeps to its own entries."""
+    digest = hashlib.sha256()
+    for app in RELEASE_SOURCES:
+        for path in sorted((settings.BASE_DIR / app).rglob("*")):
+            if path.suffix in {".py", ".html", ".txt", ".xml"}:
+                digest.update(str(path.relative_to(settings.BASE_DIR)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+RELEASE_SOURCES = ("blog", "home", "search", "config", "templates")
+
+
+def content_key(kind):
+    """The start of every key of something built for readers: retired by the next bump, and
+    never shared between two releases of the code."""
+    return f"{kind}:{code_release()}:{current_generation()}"
+
+
 def remembered_key(name):
     digest = hashlib.sha256(name.encode()).hexdigest()[:32]
-    return f"remembered:{current_generation()}:{digest}"
+    return f"{content_key('remembered')}:{digest}"
 
 
 def forget(name):

@@ -13,6 +13,7 @@ from django.utils import timezone
 from wagtail.images.rect import Rect
 from wagtail.models import PageViewRestriction
 
+from blog.fragments import PostFragment
 from blog.models import BlogIndexPage, BlogPage
 from tests.blog.test_editor_previews import preview
 from tests.blog.test_feeds import rss_items
@@ -334,3 +335,21 @@ def test_a_pin_previewed_but_not_published_never_reaches_readers(
     previewed.featured_post = other  # the editor's unsaved choice, as a preview renders it
     assert previewed.featured(previewed.posts()).title == "Other"
     assert featured_title(client.get("/blog/")) == "Flagged"
+
+
+def test_a_new_release_of_the_code_never_shows_what_the_last_one_rendered(
+    client, blog, author, topic, commit, monkeypatch
+):
+    """A deploy changes templates and code, not the content: nothing the old release stored in
+    the shared cache may reach readers of the new one, even with the same content generation."""
+    from blog import generation, models
+
+    with commit():
+        publish_post(blog, "Post", authors=[author], topics=[topic])
+    monkeypatch.setattr(generation, "code_release", lambda: "old-release")
+    monkeypatch.setattr(models, "CARD", PostFragment(models.CARD.name, lambda r, p: "old card"))
+    assert "old card" in client.get("/blog/?page=1").text
+    monkeypatch.undo()
+    page = client.get("/blog/?page=1").text
+    assert "old card" not in page
+    assert card_titles(client.get("/blog/?page=1")) == ["Post"]
