@@ -14,13 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db.models import prefetch_related_objects
 from django.template.loader import get_template
 from wagtail.models import Site
 
 from config.storage import outage_seen
 
+from . import memory
 from .generation import content_key, shared_cache_enabled
 from .seo import listed_post, post_meta
 
@@ -63,14 +63,14 @@ def render_fragments(request, fragments, lookups=()):
         return [fragment.build(request, post) for post, fragment in fragments]
     prefix = key_prefix(request)
     keys = [f"{prefix}:{fragment.name}:{post.pk}" for post, fragment in fragments]
-    found = cache.get_many(keys)
+    found = memory.fetch(keys)
     missing = [(key, pair) for key, pair in zip(keys, fragments, strict=True) if key not in found]
     if missing:
         prepare(list({id(post): post for _, (post, _) in missing}.values()), lookups)
         fresh = {key: fragment.build(request, post) for key, (post, fragment) in missing}
         # A picture shown as its alt text while the object store is down must not outlive it.
         if not outage_seen.get():
-            cache.set_many(fresh, settings.CONTENT_CACHE_TTL)
+            memory.keep(fresh, settings.CONTENT_CACHE_TTL)
         found.update(fresh)
     return [found[key] for key in keys]
 

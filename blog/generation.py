@@ -23,6 +23,8 @@ from django.utils import timezone
 
 from config.storage import outage_seen
 
+from . import memory
+
 GENERATION_KEY = "content-generation"
 # The copy of the generation lives this long at most: if a bump ever fails to reach the cache
 # (Redis unreachable for that one write), readers see the new content this much later.
@@ -133,9 +135,10 @@ def remembered_key(name):
 
 
 def forget(name):
-    """Drop what remember() holds under this name (benchmarks time the work it saves)."""
+    """Drop what remember() holds under this name, in the shared cache and this process
+    (benchmarks time the work it saves)."""
     if shared_cache_enabled():
-        cache.delete(remembered_key(name))
+        memory.drop(remembered_key(name))
 
 
 def remember(name, build, timeout=None):
@@ -145,15 +148,15 @@ def remember(name, build, timeout=None):
     if not shared_cache_enabled():
         return build()
     key = remembered_key(name)
-    stored = cache.get(key, MISSING)
-    if stored is not MISSING:
-        return stored[0]
+    found = memory.fetch([key])
+    if key in found:
+        return found[key]
     value = build()
     if outage_seen.get():  # built around a missing picture: not for the next reader
         return value
     if timeout is None:
         timeout = settings.CONTENT_CACHE_TTL
-    cache.set(key, (value,), timeout() if callable(timeout) else timeout)
+    memory.keep({key: value}, timeout() if callable(timeout) else timeout)
     return value
 
 

@@ -8,6 +8,7 @@ from django.db import connection
 from wagtail.models import Page, Site
 
 from blog.management.commands import load_demo
+from blog.memory import local_memory
 from home.models import HomePage, SiteSettings
 
 from .factories import make_author, make_blog_index, make_topic
@@ -82,7 +83,8 @@ def topic(db):
 @pytest.fixture
 def content_cache(settings, tmp_path):
     """The shared content cache switched on (as in production), in a file cache of this test's
-    own. Changes must commit to be seen: make them inside `with commit():`."""
+    own, and an empty memory in this process. Changes must commit to be seen: make them inside
+    `with commit():`."""
     settings.CONTENT_CACHE = True
     settings.CACHES = {
         "default": {
@@ -91,6 +93,7 @@ def content_cache(settings, tmp_path):
         }
     }
     caches["default"].clear()
+    local_memory.clear()
 
 
 @pytest.fixture

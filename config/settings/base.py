@@ -201,6 +201,9 @@ PAGE_CACHE_TTL = int(os.environ.get("PAGE_CACHE_TTL", "600"))
 # it off; entries live at most CONTENT_CACHE_TTL seconds.
 CONTENT_CACHE = env_bool("CONTENT_CACHE", True)
 CONTENT_CACHE_TTL = int(os.environ.get("CONTENT_CACHE_TTL", "600"))
+# Each process also keeps this many of the most recently used entries in its own memory
+# (blog/memory.py; ~5 KB each on average, an article up to ~50 KB); 0 turns that off.
+CONTENT_CACHE_LOCAL_ENTRIES = int(os.environ.get("CONTENT_CACHE_LOCAL_ENTRIES", "2000"))
 
 # A CDN or Varnish in front of the site is told which addresses a publish changed: the page
 # itself (wagtail.contrib.frontend_cache) and every listing, feed and sitemap that shows a post
