@@ -54,25 +54,56 @@ LISTED_POST = PostFragment("listed-post", lambda request, post: listed_post(post
 POST_META = PostFragment("post-meta", lambda request, post: post_meta(post, request))
 
 
-def render_fragments(request, fragments, lookups=()):
-    """Each (post, fragment) pair built, in order. `lookups` are the prefetches the fragments
-    need (bylines, topics, renditions), or a function that fetches what they need for a list
-    of posts; only the posts of fragments not in the cache are given them."""
+def render_fragments(request, fragments, lookups=(), load=None):
+    """Each (post, fragment) pair built, in order.
+
+    `lookups` are the prefetches the fragments need (bylines, topics, renditions), or a
+    function that fetches what they need for a list of posts. A post may be given by its id
+    alone, with `load`: a function from ids to posts by id (QuerySet.in_bulk), so a listing
+    whose fragments are all cached fetches no post at all. Only the posts of fragments not in
+    the cache are loaded and given their lookups."""
     if not shared_cache_enabled():
-        prepare([post for post, _ in fragments], lookups)
-        return [fragment.build(request, post) for post, fragment in fragments]
+        pairs = with_posts(fragments, load)
+        prepare(unique_posts(pairs), lookups)
+        return [fragment.build(request, post) if post else "" for post, fragment in pairs]
     prefix = key_prefix(request)
-    keys = [f"{prefix}:{fragment.name}:{post.pk}" for post, fragment in fragments]
+    keys = [f"{prefix}:{fragment.name}:{post_id(post)}" for post, fragment in fragments]
     found = memory.fetch(keys)
     missing = [(key, pair) for key, pair in zip(keys, fragments, strict=True) if key not in found]
     if missing:
-        prepare(list({id(post): post for _, (post, _) in missing}.values()), lookups)
-        fresh = {key: fragment.build(request, post) for key, (post, fragment) in missing}
+        pairs = with_posts([pair for _, pair in missing], load)
+        prepare(unique_posts(pairs), lookups)
+        fresh = {
+            key: fragment.build(request, post)
+            for (key, _), (post, fragment) in zip(missing, pairs, strict=True)
+            if post is not None
+        }
         # A picture shown as its alt text while the object store is down must not outlive it.
         if not outage_seen.get():
             memory.keep(fresh, settings.CONTENT_CACHE_TTL)
         found.update(fresh)
-    return [found[key] for key in keys]
+    # A post deleted since its id was listed shows nothing rather than failing the page.
+    return [found.get(key, "") for key in keys]
+
+
+def post_id(post):
+    return post if isinstance(post, int) else post.pk
+
+
+def with_posts(fragments, load):
+    """The pairs with each post given by id replaced by the post (None if it is gone)."""
+    ids = [post for post, _ in fragments if isinstance(post, int)]
+    if not ids:
+        return fragments
+    loaded = load(ids)
+    return [
+        (loaded.get(post) if isinstance(post, int) else post, fragment)
+        for post, fragment in fragments
+    ]
+
+
+def unique_posts(pairs):
+    return list({id(post): post for post, _ in pairs if post is not None}.values())
 
 
 def prepare(posts, lookups):

@@ -160,6 +160,18 @@ def remember(name, build, timeout=None):
     return value
 
 
+def first_since_change(name):
+    """Whether this is the first time anyone asked since the content last changed (always, with
+    the content cache off): what is first after a change finds nothing cached."""
+    if not shared_cache_enabled():
+        return True
+    key = remembered_key(name)
+    if key in memory.fetch([key]):
+        return False
+    memory.keep({key: True}, settings.CONTENT_CACHE_TTL)
+    return True
+
+
 def next_expiry():
     from wagtail.models import Page
 

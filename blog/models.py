@@ -43,7 +43,7 @@ from .blocks import BodyBlock
 from .feeds import BlogAtom, BlogFeed
 from .forms import BlogPageForm
 from .fragments import ARTICLE, CARD, FEATURED_CARD, LISTED_POST, POST_META, render_fragments
-from .generation import remember
+from .generation import first_since_change, remember
 from .panels import AtLeastOneChosenPanel
 from .previews import BlogPagePreviewMixin
 from .seo import blog_index_meta, post_meta
@@ -376,7 +376,14 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
 
         topics = self.topic_counts(all_posts)
         total_posts = topics[0].total_posts if topics else all_posts.count()
-        paginator = Paginator(listed.card_fields(), self.posts_per_page)
+        # Right after a change no card is cached: the first listing fetches whole posts. Later
+        # ones fetch only ids; the cards come from the cache, and a post is fetched (by id)
+        # only for a card not in it.
+        if first_since_change(f"listed:{self.pk}"):
+            listed = listed.card_fields()
+        else:
+            listed = listed.values_list("pk", flat=True)
+        paginator = Paginator(listed, self.posts_per_page)
         # The counts are known already: no second COUNT over the same rows.
         if topic is None:
             paginator.count = total_posts - (1 if featured else 0)
@@ -387,10 +394,13 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         featured = featured if page.number == 1 else None
         listed = [featured, *page.object_list] if featured else page.object_list
         # Each post's card and its entry in the structured data; what is not in the cache is
-        # built after one query for all their bylines, one for topics and one for pictures.
+        # built after one query for those posts, one for their bylines, one for topics and one
+        # for pictures.
         cards = [(post, FEATURED_CARD if post is featured else CARD) for post in listed]
         entries = [(post, LISTED_POST) for post in listed]
-        built = render_fragments(request, cards + entries, card_lookups())
+        built = render_fragments(
+            request, cards + entries, card_lookups(), load=BlogPage.objects.card_fields().in_bulk
+        )
         cards, entries = built[: len(listed)], built[len(listed) :]
         listing_total = total_posts if topic is None else page.paginator.count
         # The header links to this blog; it need not look the blog up again.
