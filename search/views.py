@@ -11,10 +11,11 @@ from wagtail.contrib.search_promotions.models import SearchPromotion
 from blog.generation import lifetime_until_next_expiry, remember
 from blog.models import BlogPage, BlogPageTopic, Topic
 
-from .excerpts import excerpt, highlight, match_pattern
+from .excerpts import excerpt, highlight, match_pattern, shows_summary
 from .hits import count_hit
 from .query import MAX_QUERY_LENGTH, QueryTooLong, ReaderQuery
 from .ranking import RankedResults, scored_matches
+from .rows import PostsToShow, rows_by_id, texts_by_id
 
 RESULTS_PER_PAGE = 10
 SUGGESTIONS = 8
@@ -67,12 +68,13 @@ def topics_and_page(results, topic, start, stop):
     return found, total, (start, stop, [post_id for _, post_id in ranked])
 
 
-def editors_picks():
-    """Every editors' pick, as {query string: [(post id, description), ...]} in the editors'
-    order: a few dozen rows, read once per content change instead of once per search."""
+def editors_picks(readable):
+    """Every editors' pick of a readable post, as {query string: [(post id, description), ...]}
+    in the editors' order: a few dozen rows, read once per content change instead of once per
+    search. Search shows them without fetching the posts, so only readable ones are kept."""
     picks = {}
     for query_string, page_id, description in (
-        SearchPromotion.objects.filter(page__isnull=False)
+        SearchPromotion.objects.filter(page__in=readable.values("pk"))
         .values_list("query__query_string", "page_id", "description")
         .order_by("sort_order", "pk")
     ):
@@ -161,35 +163,44 @@ def search(request):
             if topic is None
             else next((t.post_count for t in topics if t.pk == topic.pk), 0)
         )
-    # The page's posts and the editors' picks for this query, in one fetch of their cards.
-    picked = remember("editors-picks", editors_picks).get(query_string, []) if wanted == 1 else []
-    wanted_ids = [*(ranked_page[2] if ranked_page else []), *(post_id for post_id, _ in picked)]
-    cards = readable.for_cards()
-    posts = cards.in_bulk(wanted_ids) if wanted_ids else {}
-    results = RankedResults(
-        matching(in_topic, query.as_search_query()), count, ranked_page, cards, posts
-    )
+    results = RankedResults(matching(in_topic, query.as_search_query()), count, ranked_page)
     paginator = Paginator(results, RESULTS_PER_PAGE)
     page = paginator.get_page(request.GET.get("page"))
 
+    # Editors' picks for this query, on the first page; their rows and the page's come from
+    # the cache, and only the title and excerpt are marked for this query.
+    picked = []
+    if wanted == 1 and page.number == 1:
+        all_picks = remember(
+            "editors-picks", lambda: editors_picks(readable), timeout=lifetime_until_next_expiry
+        )
+        picked = all_picks.get(query_string, [])
+    shown = PostsToShow(readable, list(dict.fromkeys([*page, *(pk for pk, _ in picked)])))
+    rows = rows_by_id(request, shown)
     pattern = match_pattern(query.terms)
+    ranked_rows = [(pk, rows[pk]) for pk in page if pk in rows]
+    texts = texts_by_id(
+        request,
+        shown,
+        [pk for pk, row in ranked_rows if not shows_summary(row["summary"], pattern)],
+    )
     context.update(
         {
             "results": page,
             "page_range": page.paginator.get_elided_page_range(page.number),
             "hits": [
                 {
-                    "post": post,
-                    "title": highlight(post.title, pattern),
-                    "excerpt": excerpt(post, pattern),
+                    "row": row,
+                    "title": highlight(row["title"], pattern),
+                    "excerpt": excerpt(row["summary"], texts.get(pk), pattern),
                 }
-                for post in page
+                for pk, row in ranked_rows
             ],
             "topics": topics,
             "picks": [
-                {"post": posts[post_id], "description": description}
-                for post_id, description in picked
-                if post_id in posts and page.number == 1
+                {"row": rows[pk], "description": description}
+                for pk, description in picked
+                if pk in rows
             ],
         }
     )
