@@ -6,6 +6,8 @@ hero images for every match, and its SQLite backend scores each match with a sub
 re-runs the FTS match (quadratic: seconds per search at 10,000 posts).
 """
 
+from functools import cached_property
+
 from django.db.models import CharField, IntegerField
 from django.db.models.functions import Cast
 from modelsearch.utils import get_descendants_content_types_pks
@@ -76,10 +78,16 @@ class RankedResults:
     are shown from search/rows.py). The page the reader asked for may come ranked already
     (from topics_and_page)."""
 
-    def __init__(self, results, count, ranked_page=None):
-        self.results = results
+    def __init__(self, find, count, ranked_page=None):
+        # The search itself, built only when the count or the page is not known already:
+        # building it costs as much as the rest of a remembered search.
+        self.find = find
         self._count = count
         self.ranked_page = ranked_page  # (start, stop, ids)
+
+    @cached_property
+    def results(self):
+        return self.find()
 
     def count(self):
         if self._count is None:
