@@ -48,22 +48,27 @@ def topics_and_page(results, topic, start, stop):
         cursor.execute(
             f"WITH matched (post_id, score) AS MATERIALIZED ({scored_sql}) "  # noqa: S608 - SQL from the ORM, values are parameters
             f"SELECT topic.id, topic.name, topic.slug, COUNT(DISTINCT link.page_id), "
-            f"(SELECT COUNT(*) FROM matched), NULL "
+            f"CAST(NULL AS BIGINT), NULL "
             f"FROM {topics} topic JOIN {links} link ON link.topic_id = topic.id "
             f"JOIN matched ON matched.post_id = link.page_id GROUP BY topic.id "
             f"UNION ALL SELECT NULL, NULL, NULL, post_id, NULL, score FROM ("
             f"SELECT post_id, score FROM matched {in_topic} "
-            f"ORDER BY score DESC, post_id DESC LIMIT %s OFFSET %s) ranked",
+            f"ORDER BY score DESC, post_id DESC LIMIT %s OFFSET %s) ranked "
+            # Last, and the first branch's NULL count cast: PostgreSQL types a UNION's columns
+            # from its earlier branches (a bare NULL in each would be text).
+            f"UNION ALL SELECT NULL, NULL, NULL, NULL, (SELECT COUNT(*) FROM matched), NULL",
             (*params, stop - start, start),
         )
         rows = cursor.fetchall()
     found, total, ranked = [], None, []
     for topic_id, name, slug, count, matched, score in rows:
-        if topic_id is None:
+        if matched is not None:
+            total = matched
+        elif topic_id is None:
             ranked.append((score, count))
         else:
             found.append(Topic(pk=topic_id, name=name, slug=slug))
-            found[-1].post_count, total = count, matched
+            found[-1].post_count = count
     found.sort(key=lambda row: (-row.post_count, row.name))
     ranked.sort(reverse=True)
     return found, total, (start, stop, [post_id for _, post_id in ranked])
@@ -109,14 +114,26 @@ def ranked_search(query, topic, readable, first, rank=rank_page):
     )
 
 
-def landing_context(readable):
-    """What an empty or fruitless search offers instead: topics to browse, the newest posts."""
-    return {
-        "popular_topics": Topic.objects.filter(post_links__page__in=readable.values("pk"))
+def landing_choices(readable):
+    """The six topics with the most readable posts (with their counts) and the ids of the five
+    newest readable posts."""
+    popular = (
+        Topic.objects.filter(post_links__page__in=readable.values("pk"))
         .annotate(post_count=Count("post_links__page", distinct=True))
-        .order_by("-post_count", "name")[:6],
-        "recent_posts": readable.newest_first().for_cards()[:5],
-    }
+        .order_by("-post_count", "name")[:6]
+    )
+    return list(popular), list(readable.newest_first().values_list("pk", flat=True)[:5])
+
+
+def landing_context(request, readable):
+    """What an empty or fruitless search offers instead: topics to browse, the newest posts.
+    The same for every search, so chosen once per content change (or expiry), and the posts
+    shown from their remembered rows."""
+    popular, recent = remember(
+        "search-landing", lambda: landing_choices(readable), timeout=lifetime_until_next_expiry
+    )
+    rows = rows_by_id(request, PostsToShow(readable, recent))
+    return {"popular_topics": popular, "recent_posts": [rows[pk] for pk in recent if pk in rows]}
 
 
 def search(request):
@@ -147,7 +164,7 @@ def search(request):
         "max_query_length": MAX_QUERY_LENGTH,
     }
     if not query:
-        context.update(landing_context(readable))
+        context.update(landing_context(request, readable))
         return TemplateResponse(request, "search/search.html", context)
 
     query_string = count_hit(query.text)
@@ -158,13 +175,9 @@ def search(request):
     wanted = int(page_number) if re.fullmatch(r"[1-9][0-9]{0,5}", page_number) else 1
     first = (wanted - 1) * RESULTS_PER_PAGE
     topics, matched, ranked_page = ranked_search(query, topic, readable, first)
-    count = None  # nothing matched, or only posts without a topic: RankedResults counts them
-    if topics:
-        count = (
-            matched
-            if topic is None
-            else next((t.post_count for t in topics if t.pk == topic.pk), 0)
-        )
+    count = matched  # None where the search server ranks (OpenSearch): RankedResults counts
+    if topic is not None and matched is not None:
+        count = next((t.post_count for t in topics if t.pk == topic.pk), 0)
 
     def find():
         in_topic = readable if topic is None else readable.filter(topic_links__topic=topic)
@@ -212,7 +225,7 @@ def search(request):
         }
     )
     if not page.paginator.count:
-        context.update(landing_context(readable))
+        context.update(landing_context(request, readable))
     return TemplateResponse(request, "search/search.html", context)
 
 

@@ -42,6 +42,9 @@ def test_a_search_runs_a_fixed_number_of_queries_and_again_only_counts_the_hit(
 ):
     with commit():
         publish_posts(blog, 5, authors=[author], topics=[topic])
+        # Found by the warming search: a fruitless one would show (and remember) the newest
+        # posts' rows instead.
+        publish_post(blog, "Warm-up", authors=[author])
     search(client, "warm")  # the site, its settings and the header's blog, once per change
     first_few, again_few = queries_for(client, "post"), queries_for(client, "post")
     with commit():
@@ -208,3 +211,24 @@ def test_an_editors_pick_is_gone_once_its_post_is_unpublished_or_expired(
     assert picks() == ["Restore in a minute"]
     with time_machine.travel(timezone.now() + timedelta(minutes=2), tick=False):
         assert picks() == []
+
+
+def test_a_fruitless_search_again_only_counts_the_hit_and_offers_the_newest_posts(
+    client, blog, author, topic, commit
+):
+    with commit():
+        publish_post(blog, "Older", authors=[author], topics=[topic])
+
+    def recent_posts():
+        return [
+            a.get_text() for a in soup(search(client, "zebra")).select(".search-landing__posts a")
+        ]
+
+    assert recent_posts() == ["Older"]
+    assert queries_for(client, "zebra") == (2 if connection.vendor == "sqlite" else 1)
+    with commit():
+        publish_post(blog, "Newer", authors=[author], topics=[topic])
+    assert recent_posts() == ["Newer", "Older"]
+    assert "GPU reliability 2" in " ".join(
+        soup(search(client, "zebra")).select_one(".search-landing__topics").get_text().split()
+    )
