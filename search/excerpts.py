@@ -3,10 +3,10 @@
 Text is escaped piece by piece and only the spans between matches are wrapped in <mark>, so
 markup in a post (even a literal "<script>") is shown as text and never marked inside.
 The index stems words; here a crude suffix strip stands in, good enough to find and mark
-"restart" for "restarts". Nothing is stored: excerpts are computed for the ten posts shown.
+"restart" for "restarts". Excerpts are computed for the ten posts shown, from each post's
+summary and text as remembered for every search (search/rows.py).
 """
 
-import html
 import re
 
 from django.utils.html import escape
@@ -65,14 +65,18 @@ def window(text, start, length=EXCERPT_LENGTH):
     return prefix, text[begin:end], suffix
 
 
-def excerpt(post, pattern):
-    """The summary if it holds a match, else the body around the first match, else the summary."""
-    if pattern is None or pattern.search(fold(post.summary)):
-        return highlight(post.summary, pattern)
-    # body_text() strips tags but leaves entities ("&lt;script&gt;" typed by an editor).
-    body = html.unescape(post.body_text())
-    match = pattern.search(fold(body))
+def shows_summary(summary, pattern):
+    """Whether a post's excerpt is its summary: it holds a match, or nothing is searched."""
+    return pattern is None or pattern.search(fold(summary)) is not None
+
+
+def excerpt(summary, text, pattern):
+    """The summary if it holds a match, else the post's text (entities unescaped) around the
+    first match, else the summary. `text` is needed only where shows_summary() is false."""
+    if shows_summary(summary, pattern):
+        return highlight(summary, pattern)
+    match = pattern.search(fold(text))
     if match is None:
-        return highlight(post.summary, pattern)
-    prefix, text, suffix = window(body, match.start())
+        return highlight(summary, pattern)
+    prefix, text, suffix = window(text, match.start())
     return mark_safe(prefix + highlight(text, pattern) + suffix)  # noqa: S308 - highlight escapes

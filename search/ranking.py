@@ -1,16 +1,16 @@
-"""One page of ranked results in two steps: rank ids on the search index alone, then fetch
-those posts with everything their cards need.
+"""One page of ranked results as ids, ranked on the search index alone; what each row shows
+comes apart (search/rows.py).
 
 modelsearch ranks inside the posts' own query, so ranking a broad word also joins pages and
 hero images for every match, and its SQLite backend scores each match with a subquery that
 re-runs the FTS match (quadratic: seconds per search at 10,000 posts).
 """
 
+from functools import cached_property
+
 from django.db.models import CharField, IntegerField
 from django.db.models.functions import Cast
 from modelsearch.utils import get_descendants_content_types_pks
-
-from blog.models import BlogPage
 
 
 def backend_family(backend):
@@ -73,24 +73,21 @@ def scored_matches(results):
     return scored.order_by().query.sql_with_params()
 
 
-def fetch_in_order(ids, queryset, known):
-    """The posts with these ids, in this order: those already fetched, then the rest through a
-    queryset that fetches their cards."""
-    missing = [post_id for post_id in ids if post_id not in known]
-    posts = {**known, **(queryset.in_bulk(missing) if missing else {})}
-    return [posts[post_id] for post_id in ids if post_id in posts]
-
-
 class RankedResults:
-    """What the paginator pages through: a known count, and each page ranked then fetched.
-    The page the reader asked for may come ranked already (from topics_and_page)."""
+    """What the paginator pages through: a known count, and the ids of each page ranked (rows
+    are shown from search/rows.py). The page the reader asked for may come ranked already
+    (from topics_and_page)."""
 
-    def __init__(self, results, count, ranked_page=None, cards=None, known=None):
-        self.results = results
-        self.cards = BlogPage.objects.for_cards() if cards is None else cards
-        self.known = known or {}  # posts fetched already, by id
+    def __init__(self, find, count, ranked_page=None):
+        # The search itself, built only when the count or the page is not known already:
+        # building it costs as much as the rest of a remembered search.
+        self.find = find
         self._count = count
         self.ranked_page = ranked_page  # (start, stop, ids)
+
+    @cached_property
+    def results(self):
+        return self.find()
 
     def count(self):
         if self._count is None:
@@ -104,7 +101,5 @@ class RankedResults:
         ranked = self.ranked_page
         # The paginator ends the last page at the count, short of a full page.
         if ranked and ranked[0] == page.start and page.stop <= ranked[1]:
-            ids = ranked[2][: page.stop - page.start]
-        else:
-            ids = ranked_ids(self.results, page.start, page.stop)
-        return fetch_in_order(ids, self.cards, self.known)
+            return ranked[2][: page.stop - page.start]
+        return ranked_ids(self.results, page.start, page.stop)

@@ -5,16 +5,18 @@ from django.db import connection
 from django.db.models import Count
 from django.http import Http404, JsonResponse
 from django.template.response import TemplateResponse
+from django.utils.functional import SimpleLazyObject
 from modelsearch.utils import normalise_query_string
 from wagtail.contrib.search_promotions.models import SearchPromotion
 
 from blog.generation import lifetime_until_next_expiry, remember
 from blog.models import BlogPage, BlogPageTopic, Topic
 
-from .excerpts import excerpt, highlight, match_pattern
+from .excerpts import excerpt, highlight, match_pattern, shows_summary
 from .hits import count_hit
 from .query import MAX_QUERY_LENGTH, QueryTooLong, ReaderQuery
 from .ranking import RankedResults, scored_matches
+from .rows import PostsToShow, rows_by_id, texts_by_id
 
 RESULTS_PER_PAGE = 10
 SUGGESTIONS = 8
@@ -46,33 +48,39 @@ def topics_and_page(results, topic, start, stop):
         cursor.execute(
             f"WITH matched (post_id, score) AS MATERIALIZED ({scored_sql}) "  # noqa: S608 - SQL from the ORM, values are parameters
             f"SELECT topic.id, topic.name, topic.slug, COUNT(DISTINCT link.page_id), "
-            f"(SELECT COUNT(*) FROM matched), NULL "
+            f"CAST(NULL AS BIGINT), NULL "
             f"FROM {topics} topic JOIN {links} link ON link.topic_id = topic.id "
             f"JOIN matched ON matched.post_id = link.page_id GROUP BY topic.id "
             f"UNION ALL SELECT NULL, NULL, NULL, post_id, NULL, score FROM ("
             f"SELECT post_id, score FROM matched {in_topic} "
-            f"ORDER BY score DESC, post_id DESC LIMIT %s OFFSET %s) ranked",
+            f"ORDER BY score DESC, post_id DESC LIMIT %s OFFSET %s) ranked "
+            # Last, and the first branch's NULL count cast: PostgreSQL types a UNION's columns
+            # from its earlier branches (a bare NULL in each would be text).
+            f"UNION ALL SELECT NULL, NULL, NULL, NULL, (SELECT COUNT(*) FROM matched), NULL",
             (*params, stop - start, start),
         )
         rows = cursor.fetchall()
     found, total, ranked = [], None, []
     for topic_id, name, slug, count, matched, score in rows:
-        if topic_id is None:
+        if matched is not None:
+            total = matched
+        elif topic_id is None:
             ranked.append((score, count))
         else:
             found.append(Topic(pk=topic_id, name=name, slug=slug))
-            found[-1].post_count, total = count, matched
+            found[-1].post_count = count
     found.sort(key=lambda row: (-row.post_count, row.name))
     ranked.sort(reverse=True)
     return found, total, (start, stop, [post_id for _, post_id in ranked])
 
 
-def editors_picks():
-    """Every editors' pick, as {query string: [(post id, description), ...]} in the editors'
-    order: a few dozen rows, read once per content change instead of once per search."""
+def editors_picks(readable):
+    """Every editors' pick of a readable post, as {query string: [(post id, description), ...]}
+    in the editors' order: a few dozen rows, read once per content change instead of once per
+    search. Search shows them without fetching the posts, so only readable ones are kept."""
     picks = {}
     for query_string, page_id, description in (
-        SearchPromotion.objects.filter(page__isnull=False)
+        SearchPromotion.objects.filter(page__in=readable.values("pk"))
         .values_list("query__query_string", "page_id", "description")
         .order_by("sort_order", "pk")
     ):
@@ -106,14 +114,26 @@ def ranked_search(query, topic, readable, first, rank=rank_page):
     )
 
 
-def landing_context(readable):
-    """What an empty or fruitless search offers instead: topics to browse, the newest posts."""
-    return {
-        "popular_topics": Topic.objects.filter(post_links__page__in=readable.values("pk"))
+def landing_choices(readable):
+    """The six topics with the most readable posts (with their counts) and the ids of the five
+    newest readable posts."""
+    popular = (
+        Topic.objects.filter(post_links__page__in=readable.values("pk"))
         .annotate(post_count=Count("post_links__page", distinct=True))
-        .order_by("-post_count", "name")[:6],
-        "recent_posts": readable.newest_first().for_cards()[:5],
-    }
+        .order_by("-post_count", "name")[:6]
+    )
+    return list(popular), list(readable.newest_first().values_list("pk", flat=True)[:5])
+
+
+def landing_context(request, readable):
+    """What an empty or fruitless search offers instead: topics to browse, the newest posts.
+    The same for every search, so chosen once per content change (or expiry), and the posts
+    shown from their remembered rows."""
+    popular, recent = remember(
+        "search-landing", lambda: landing_choices(readable), timeout=lifetime_until_next_expiry
+    )
+    rows = rows_by_id(request, PostsToShow(readable, recent))
+    return {"popular_topics": popular, "recent_posts": [rows[pk] for pk in recent if pk in rows]}
 
 
 def search(request):
@@ -135,14 +155,16 @@ def search(request):
         if topic is None:
             raise Http404("No such topic")
 
-    readable = BlogPage.objects.readable()
+    # Built only if something is not remembered: readable() costs a cache lookup and a query
+    # set of its own, a third of what a remembered search costs otherwise.
+    readable = SimpleLazyObject(BlogPage.objects.readable)
     context = {
         "search_query": query.text,
         "active_topic": topic,
         "max_query_length": MAX_QUERY_LENGTH,
     }
     if not query:
-        context.update(landing_context(readable))
+        context.update(landing_context(request, readable))
         return TemplateResponse(request, "search/search.html", context)
 
     query_string = count_hit(query.text)
@@ -153,48 +175,57 @@ def search(request):
     wanted = int(page_number) if re.fullmatch(r"[1-9][0-9]{0,5}", page_number) else 1
     first = (wanted - 1) * RESULTS_PER_PAGE
     topics, matched, ranked_page = ranked_search(query, topic, readable, first)
-    in_topic = readable if topic is None else readable.filter(topic_links__topic=topic)
-    count = None  # nothing matched, or only posts without a topic: RankedResults counts them
-    if topics:
-        count = (
-            matched
-            if topic is None
-            else next((t.post_count for t in topics if t.pk == topic.pk), 0)
-        )
-    # The page's posts and the editors' picks for this query, in one fetch of their cards.
-    picked = remember("editors-picks", editors_picks).get(query_string, []) if wanted == 1 else []
-    wanted_ids = [*(ranked_page[2] if ranked_page else []), *(post_id for post_id, _ in picked)]
-    cards = readable.for_cards()
-    posts = cards.in_bulk(wanted_ids) if wanted_ids else {}
-    results = RankedResults(
-        matching(in_topic, query.as_search_query()), count, ranked_page, cards, posts
-    )
+    count = matched  # None where the search server ranks (OpenSearch): RankedResults counts
+    if topic is not None and matched is not None:
+        count = next((t.post_count for t in topics if t.pk == topic.pk), 0)
+
+    def find():
+        in_topic = readable if topic is None else readable.filter(topic_links__topic=topic)
+        return matching(in_topic, query.as_search_query())
+
+    results = RankedResults(find, count, ranked_page)
     paginator = Paginator(results, RESULTS_PER_PAGE)
     page = paginator.get_page(request.GET.get("page"))
 
+    # Editors' picks for this query, on the first page; their rows and the page's come from
+    # the cache, and only the title and excerpt are marked for this query.
+    picked = []
+    if wanted == 1 and page.number == 1:
+        all_picks = remember(
+            "editors-picks", lambda: editors_picks(readable), timeout=lifetime_until_next_expiry
+        )
+        picked = all_picks.get(query_string, [])
+    shown = PostsToShow(readable, list(dict.fromkeys([*page, *(pk for pk, _ in picked)])))
+    rows = rows_by_id(request, shown)
     pattern = match_pattern(query.terms)
+    ranked_rows = [(pk, rows[pk]) for pk in page if pk in rows]
+    texts = texts_by_id(
+        request,
+        shown,
+        [pk for pk, row in ranked_rows if not shows_summary(row["summary"], pattern)],
+    )
     context.update(
         {
             "results": page,
             "page_range": page.paginator.get_elided_page_range(page.number),
             "hits": [
                 {
-                    "post": post,
-                    "title": highlight(post.title, pattern),
-                    "excerpt": excerpt(post, pattern),
+                    "row": row,
+                    "title": highlight(row["title"], pattern),
+                    "excerpt": excerpt(row["summary"], texts.get(pk), pattern),
                 }
-                for post in page
+                for pk, row in ranked_rows
             ],
             "topics": topics,
             "picks": [
-                {"post": posts[post_id], "description": description}
-                for post_id, description in picked
-                if post_id in posts and page.number == 1
+                {"row": rows[pk], "description": description}
+                for pk, description in picked
+                if pk in rows
             ],
         }
     )
     if not page.paginator.count:
-        context.update(landing_context(readable))
+        context.update(landing_context(request, readable))
     return TemplateResponse(request, "search/search.html", context)
 
 
