@@ -9,7 +9,6 @@ are not in the cache are fetched together, once, the first time one of them is n
 """
 
 import html
-from dataclasses import dataclass
 
 from django.template.loader import get_template
 
@@ -24,30 +23,16 @@ class PostsToShow:
     def __init__(self, readable, ids):
         self.readable, self.ids, self.fetched = readable, ids, None
 
-    def get(self, pk):
+    def in_bulk(self, ids):
+        """render_fragments' `load`: these posts by id, leaving out any no longer readable."""
         if self.fetched is None:
             self.fetched = self.readable.prefetch_related(
                 byline_prefetch(), topic_prefetch()
             ).in_bulk(self.ids)
-        return self.fetched.get(pk)
+        return {pk: self.fetched[pk] for pk in ids if pk in self.fetched}
 
 
-@dataclass(frozen=True)
-class PostById:
-    """A post as render_fragments() needs it: its id for the cache key; the post itself only
-    if its fragment must be built."""
-
-    pk: int
-    posts: PostsToShow
-
-    def fetch(self):
-        return self.posts.get(self.pk)
-
-
-def build_row(request, ref):
-    post = ref.fetch()
-    if post is None:  # no longer readable since the page was ranked: shown no more
-        return None
+def build_row(request, post):
     topic = post.primary_topic
     return {
         "url": post.get_url(request),
@@ -58,10 +43,9 @@ def build_row(request, ref):
     }
 
 
-def build_text(request, ref):
-    post = ref.fetch()
+def build_text(request, post):
     # body_text() strips tags but leaves entities ("&lt;script&gt;" typed by an editor).
-    return html.unescape(post.body_text()) if post is not None else ""
+    return html.unescape(post.body_text())
 
 
 SEARCH_ROW = PostFragment("search-row", build_row)
@@ -71,12 +55,13 @@ SEARCH_TEXT = PostFragment("search-text", build_text)
 
 def rows_by_id(request, posts):
     """Each post's row by id, for the ids of `posts`; posts no longer readable are left out."""
-    rows = render_fragments(request, [(PostById(pk, posts), SEARCH_ROW) for pk in posts.ids])
-    return {pk: row for pk, row in zip(posts.ids, rows, strict=True) if row is not None}
+    rows = render_fragments(request, [(pk, SEARCH_ROW) for pk in posts.ids], load=posts.in_bulk)
+    # A post no longer readable since the page was ranked has no row: it is shown no more.
+    return {pk: row for pk, row in zip(posts.ids, rows, strict=True) if row}
 
 
 def texts_by_id(request, posts, ids):
     if not ids:  # every excerpt is a summary
         return {}
-    texts = render_fragments(request, [(PostById(pk, posts), SEARCH_TEXT) for pk in ids])
+    texts = render_fragments(request, [(pk, SEARCH_TEXT) for pk in ids], load=posts.in_bulk)
     return dict(zip(ids, texts, strict=True))
