@@ -12,6 +12,7 @@ from django.utils.feedgenerator import Atom1Feed, Enclosure, Rss201rev2Feed
 from django.utils.html import escape
 
 from .fragments import PostFragment, render_fragments
+from .generation import first_since_change
 from .seo import SHARE_IMAGE_SPEC, brand_name
 
 DUBLIN_CORE = "http://purl.org/dc/elements/1.1/"
@@ -50,8 +51,8 @@ class BlogAtomFeed(Atom1Feed):
 class BlogFeed(Feed):
     """The newest readable posts of one blog, or of one topic in it. Query strings are ignored.
 
-    Past routing, a feed costs one query for its posts: what each item says beyond the post's
-    row is built once per post and kept in the content cache (blog/fragments.py)."""
+    Past routing, a feed costs one query for its posts' ids: each item is built once per post
+    and kept in the content cache (blog/fragments.py)."""
 
     feed_type = BlogRssFeed
     feed_name = "feed"
@@ -63,23 +64,19 @@ class BlogFeed(Feed):
         self.topic = None
 
     def __call__(self, request, *args, **kwargs):
-        from .models import Topic
+        from .models import BlogPage, Topic
 
         self.request = request
-        self.posts = list(self.newest_posts())
-        # Bylines, topic names, the share picture's size (a round trip each on S3) and the full
-        # text are built once per post and kept, like its card, until the content changes.
-        self.extras = dict(
-            zip(
-                (post.pk for post in self.posts),
-                render_fragments(
-                    request,
-                    [(post, feed_item_fragment()) for post in self.posts],
-                    self.attach_labels,
-                ),
-                strict=True,
-            )
+        # Everything a feed says of a post (title, link, dates, bylines, topics, the share
+        # picture's size, a round trip each on S3, and the full text) is built once per post
+        # and kept, like its card, until the content changes.
+        entries = render_fragments(
+            request,
+            [(post, feed_item_fragment()) for post in self.newest_posts()],
+            self.attach_labels,
+            load=BlogPage.objects.select_related("hero_image").in_bulk,
         )
+        self.entries = [entry for entry in entries if entry]
         if self.topic_slug is not None and self.topic is None:
             self.topic = Topic.by_slug(self.topic_slug)
             if self.topic is None:
@@ -87,6 +84,8 @@ class BlogFeed(Feed):
         return super().__call__(request, *args, **kwargs)
 
     def newest_posts(self):
+        """The newest posts; only their ids once their entries are cached (the first feed
+        after a change fetches whole posts)."""
         from .models import BlogPageTopic
 
         posts = self.blog.posts()
@@ -95,7 +94,11 @@ class BlogFeed(Feed):
                 page=OuterRef("pk"), topic__slug=self.topic_slug
             )
             posts = posts.filter(Exists(in_topic))
-        return posts.select_related("hero_image")[: settings.BLOG_FEED_ITEMS]
+        if first_since_change(f"fed:{self.blog.pk}"):
+            posts = posts.select_related("hero_image")
+        else:
+            posts = posts.values_list("pk", flat=True)
+        return posts[: settings.BLOG_FEED_ITEMS]
 
     def attach_labels(self, posts):
         """Each post's author and topic names as post.feed_labels, in sort order, in one query;
@@ -174,48 +177,49 @@ class BlogFeed(Feed):
         return brand_name(self.request)
 
     def items(self):
-        return self.posts
+        return self.entries
 
-    def item_title(self, post):
-        return post.title
+    def item_title(self, entry):
+        return entry["title"]
 
-    def item_link(self, post):
-        return post.get_full_url(self.request)
+    def item_link(self, entry):
+        return entry["link"]
 
-    def item_description(self, post):
-        # RSS <description> and Atom <summary type="html"> are HTML to a feed reader; the summary
-        # is plain text, so "<script>" typed into it must arrive as text.
-        return escape(post.summary)
+    def item_description(self, entry):
+        return entry["description"]
 
-    def item_pubdate(self, post):
-        return post.first_published_at
+    def item_pubdate(self, entry):
+        return entry["published"]
 
-    def item_updateddate(self, post):
-        return post.last_published_at
+    def item_updateddate(self, entry):
+        return entry["updated"]
 
-    def item_categories(self, post):
-        return self.extras[post.pk]["topics"]
+    def item_categories(self, entry):
+        return entry["topics"]
 
-    def item_enclosures(self, post):
-        enclosure = self.extras[post.pk]["enclosure"]
-        return [Enclosure(*enclosure)] if enclosure else []
+    def item_enclosures(self, entry):
+        return [Enclosure(*entry["enclosure"])] if entry["enclosure"] else []
 
-    def item_extra_kwargs(self, post):
-        return {
-            "authors": self.extras[post.pk]["authors"],
-            "content": self.extras[post.pk]["content"],
-        }
+    def item_extra_kwargs(self, entry):
+        return {"authors": entry["authors"], "content": entry["content"]}
 
 
 def feed_item_fragment():
     # Named by the setting too: a feed switched to full text must not reuse summary-only items.
     full_text = "full-text" if settings.BLOG_FEED_FULL_TEXT else "summary"
-    return PostFragment(f"feed-item:{full_text}", feed_item_extras)
+    return PostFragment(f"feed-item:{full_text}", feed_entry)
 
 
-def feed_item_extras(request, post):
-    """What a feed says of a post beyond its own row."""
+def feed_entry(request, post):
+    """What a feed says of a post."""
     return {
+        "title": post.title,
+        "link": post.get_full_url(request),
+        # RSS <description> and Atom <summary type="html"> are HTML to a feed reader; the
+        # summary is plain text, so "<script>" typed into it must arrive as text.
+        "description": escape(post.summary),
+        "published": post.first_published_at,
+        "updated": post.last_published_at,
         "authors": post.feed_labels[AUTHOR],
         "topics": post.feed_labels[TOPIC],
         "enclosure": share_enclosure(request, post),
