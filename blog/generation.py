@@ -29,7 +29,6 @@ GENERATION_KEY = "content-generation"
 # The copy of the generation lives this long at most: if a bump ever fails to reach the cache
 # (Redis unreachable for that one write), readers see the new content this much later.
 GENERATION_COPY_SECONDS = 10
-MISSING = object()
 UNREAD = object()
 # The generation as the current request first read it (UNREAD until then; None outside one).
 _seen_this_request = contextvars.ContextVar("content_generation_this_request", default=None)
