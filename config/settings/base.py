@@ -130,9 +130,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+elif env_bool("DB_PREPARED_STATEMENTS", True):
+    # Parameters sent apart from the SQL, and a statement run five times on one connection
+    # prepared: PostgreSQL then stops planning it again. A topic listing took ~1 ms to plan
+    # and 0.3 ms to run. Off behind a transaction-mode pooler older than PgBouncer 1.21.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True, prepare_threshold=5
+    )
 # An optional read replica for anonymous readers (config/db_router.py); editors stay on the primary.
 _replica = services.replica_database(os.environ, DATABASES["default"]["CONN_MAX_AGE"])
 if _replica:
+    _replica["OPTIONS"] = dict(DATABASES["default"].get("OPTIONS", {}))
     DATABASES["replica"] = _replica
     DATABASE_ROUTERS = ["config.db_router.ReplicaRouter"]
     MIDDLEWARE.insert(
