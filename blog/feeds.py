@@ -81,7 +81,12 @@ class BlogFeed(Feed):
             self.topic = Topic.by_slug(self.topic_slug)
             if self.topic is None:
                 raise Http404("No such topic")
-        return super().__call__(request, *args, **kwargs)
+        response = super().__call__(request, *args, **kwargs)
+        # The feed writer leaves thousands of small chunks, which a WSGI server sends to a
+        # client that takes no gzip one system call each: 165 feeds a second where pages make
+        # 320. One chunk instead.
+        response.content = response.content
+        return response
 
     def newest_posts(self):
         """The newest posts; only their ids once their entries are cached (the first feed
