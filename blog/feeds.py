@@ -138,7 +138,7 @@ class BlogFeed(Feed):
             feed_topic = Topic.objects.filter(slug=self.topic_slug).annotate(
                 post=Value(None, output_field=IntegerField()),
                 kind=Value(FEED_TOPIC),
-                position=F("pk"),
+                position=F("pk"),  # a topic has no position: its row carries its id there
                 label=F("name"),
                 slug_=F("slug"),
                 text=F("description"),
