@@ -88,10 +88,6 @@ def editors_picks(readable):
     return picks
 
 
-def topics_by_slug():
-    return {topic.slug: topic for topic in Topic.objects.all()}
-
-
 def ranking_name(query, topic, first):
     """Searches that differ only in case rank alike and share what is remembered."""
     return f"search:{normalise_query_string(query.text)}:{topic.pk if topic else ''}:{first}"
@@ -149,9 +145,7 @@ def search(request):
     topic = None
     topic_slug = request.GET.get("topic", "")
     if topic_slug:
-        topic = (
-            remember("topics", topics_by_slug).get(topic_slug) if SLUG.match(topic_slug) else None
-        )
+        topic = Topic.by_slug(topic_slug) if SLUG.match(topic_slug) else None
         if topic is None:
             raise Http404("No such topic")
 
