@@ -26,21 +26,22 @@ from wagtail.images import get_image_model
 from wagtail.models import Page, PageViewRestriction, Site
 from wagtail.signals import page_published, page_unpublished, post_page_move
 
+from home.health import PROBE_PATHS
+
 from .generation import bump_generation, content_key, lifetime_until_next_expiry
 from .models import Author, BlogPageAuthor, BlogPageTopic, Topic
 
 KEY_PREFIX = "pagecache"
 # Never cached, whatever the page says: editors' screens, share links to drafts, and search,
 # whose every query must reach the view to be counted for the popular-searches report.
-# The load balancer's probes too: /healthz must answer with the database down.
+# The load balancer's probes too.
 EXCLUDED_PREFIXES = (
     "/admin/",
     "/django-admin/",
     "/share/",
     "/search/",
     "/documents/",
-    "/healthz",
-    "/readyz",
+    *PROBE_PATHS,
 )
 # Cacheable responses that are not Wagtail pages (so the before_serve_page hook never sees them).
 PUBLIC_PATHS = frozenset({"/sitemap.xml", "/robots.txt"})

@@ -70,9 +70,10 @@ class BlogFeed(Feed):
         # Everything a feed says of a post (title, link, dates, bylines, topics, the share
         # picture's size, a round trip each on S3, and the full text) is built once per post
         # and kept, like its card, until the content changes.
+        fragment = feed_item_fragment()
         entries = render_fragments(
             request,
-            [(post, feed_item_fragment()) for post in self.newest_posts()],
+            [(post, fragment) for post in self.newest_posts()],
             self.attach_labels,
             load=BlogPage.objects.select_related("hero_image").in_bulk,
         )

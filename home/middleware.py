@@ -6,6 +6,7 @@ keeps them on the request. This middleware puts them there first, from the conte
 they stay until a site or a setting changes (both bump the content generation). Without the
 content cache it steps aside and Wagtail looks them up as usual, only when a page needs them."""
 
+import copy
 from contextlib import suppress
 
 from django.db import DatabaseError
@@ -14,10 +15,8 @@ from wagtail.models import Site
 
 from blog.generation import remember, shared_cache_enabled
 
+from .health import PROBE_PATHS
 from .models import SiteSettings
-
-# The load balancer's probes need no site, and /healthz must answer with the database down.
-PROBES = frozenset({"/healthz", "/readyz"})
 
 
 def site_and_settings(request):
@@ -35,7 +34,7 @@ class SharedSiteMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if shared_cache_enabled() and request.path not in PROBES:
+        if shared_cache_enabled() and request.path not in PROBE_PATHS:
             # In an outage the view meets the database error itself and answers it
             # (home/errors.py); this lookup only saves queries.
             with suppress(DatabaseError):
@@ -50,5 +49,8 @@ class SharedSiteMiddleware:
         )
         request._wagtail_site = site
         if site_settings is not None:
-            site_settings._request = request  # as for_request() does, for its page URLs
+            # The remembered settings are one object for every request this process serves:
+            # this request's copy alone learns the request, as for_request() does for page URLs.
+            site_settings = copy.copy(site_settings)
+            site_settings._request = request
             setattr(request, SiteSettings.get_cache_attr_name(), site_settings)
