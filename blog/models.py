@@ -4,7 +4,7 @@ import re
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.core.validators import MaxLengthValidator, MaxValueValidator, MinValueValidator
-from django.db import models
+from django.db import models, router
 from django.db.models import (
     Case,
     Count,
@@ -41,6 +41,7 @@ from wagtail.query import PageQuerySet
 from wagtail.search import index
 
 from .blocks import BodyBlock
+from .compiled import REQUEST_TIME, PagedIds, listing_shapes
 from .feeds import BlogAtom, BlogFeed
 from .forms import BlogPageForm
 from .fragments import ARTICLE, CARD, FEATURED_CARD, LISTED_POST, POST_META, render_fragments
@@ -147,16 +148,16 @@ class BlogPageQuerySet(PageQuerySet):
             posts = posts.exclude(path__startswith=branch)
         return posts
 
-    def not_expired(self):
-        now = timezone.now()
+    def not_expired(self, now=None):
+        now = now or timezone.now()
         return self.live().filter(Q(expire_at__isnull=True) | Q(expire_at__gt=now))
 
-    def readable_below(self, page):
+    def readable_below(self, page, now=None):
         """readable() for the children of a page being served: Wagtail's routing has already
         checked the page and its ancestors, so only the posts' own restrictions remain and the
         check costs no query of its own."""
         own_restriction = PageViewRestriction.objects.filter(page=OuterRef("pk"))
-        return self.child_of(page).not_expired().exclude(Exists(own_restriction))
+        return self.child_of(page).not_expired(now).exclude(Exists(own_restriction))
 
     def newest_first(self):
         # Ties broken by the page table's own id, which the ORM would otherwise shorten to
@@ -312,17 +313,36 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
             return False
         return True
 
-    def posts(self):
-        return BlogPage.objects.readable_below(self).newest_first()
+    def posts(self, now=None):
+        return BlogPage.objects.readable_below(self, now).newest_first()
 
-    def featured(self, posts):
+    def listed(self, topic=None, featured=None, now=None):
+        """The posts a page of the listing shows: about the topic, or all but the featured."""
+        posts = self.posts(now)
+        if topic is not None:
+            return posts.about(topic)
+        if featured is not None:
+            return posts.exclude(pk=featured.pk)
+        return posts
+
+    def listed_ids(self, topic=None, featured=None):
+        """listed()'s ids, a page at a time, from SQL compiled once per process
+        (blog/compiled.py): everything the SQL depends on is in the shape."""
+        using = router.db_for_read(BlogPage)
+        shape = (using, self.pk, self.path, topic and topic.pk, featured and featured.pk)
+        compiled = listing_shapes.get(
+            shape, lambda: self.listed(topic, featured, now=REQUEST_TIME).using(using)
+        )
+        return PagedIds(compiled, using)
+
+    def featured(self):
         """choose_featured, chosen once for every process until the content changes or the
         chosen post expires (only then can another take its place without a publish). Keyed
         by the pin too: a preview of an unsaved pin must not choose for readers."""
         key = f"featured-post:{self.pk}:{self.featured_post_id}"
-        chosen = remember(key, lambda: self.choose_featured(posts))
+        chosen = remember(key, lambda: self.choose_featured(self.posts()))
         if chosen is not None and chosen.is_past_expiry:
-            chosen = self.choose_featured(posts)
+            chosen = self.choose_featured(self.posts())
         return chosen
 
     def choose_featured(self, posts):
@@ -354,12 +374,12 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
             .order_by("name")
         )
 
-    def topic_counts(self, posts):
+    def topic_counts(self):
         """topics_with_counts, counted once for every process until the content changes (they
         scan every post: ~30 ms at 10,000 posts) or one of the counted posts expires."""
 
         def count():
-            return list(self.topics_with_counts(posts))
+            return list(self.topics_with_counts(self.posts()))
 
         topics = remember(f"topic-counts:{self.pk}", count)
         expires_at = topics[0].counts_expire_at if topics else None
@@ -369,25 +389,16 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         return topics
 
     def listing_context(self, request, topic=None):
-        all_posts = self.posts()
-        listed = all_posts
-        featured = None
-        if topic is None:
-            featured = self.featured(all_posts)
-            if featured:
-                listed = listed.exclude(pk=featured.pk)
-        else:
-            listed = listed.about(topic)
-
-        topics = self.topic_counts(all_posts)
-        total_posts = topics[0].total_posts if topics else all_posts.count()
+        featured = self.featured() if topic is None else None
+        topics = self.topic_counts()
+        total_posts = topics[0].total_posts if topics else self.posts().count()
         # Right after a change no card is cached: the first listing fetches whole posts. Later
         # ones fetch only ids; the cards come from the cache, and a post is fetched (by id)
         # only for a card not in it.
         if first_since_change(f"listed:{self.pk}"):
-            listed = listed.card_fields()
+            listed = self.listed(topic, featured).card_fields()
         else:
-            listed = listed.values_list("pk", flat=True)
+            listed = self.listed_ids(topic, featured)
         paginator = Paginator(listed, self.posts_per_page)
         # The counts are known already: no second COUNT over the same rows.
         if topic is None:
