@@ -55,9 +55,7 @@ def test_compiled_ids_list_what_the_queryset_lists(blog, topic, shelf):
 def test_compiled_ids_test_expiry_against_the_time_given(blog, shelf):
     now = shelf["now"]
     compiled = compile_ids(blog.listed(now=REQUEST_TIME))
-    assert titles(compiled.ids(DEFAULT_DB_ALIAS, now, 0, 10)) == [
-        f"Post {n:03d}" for n in range(6)
-    ]
+    assert titles(compiled.ids(DEFAULT_DB_ALIAS, now, 0, 10)) == [f"Post {n:03d}" for n in range(6)]
     later = compiled.ids(DEFAULT_DB_ALIAS, now + timedelta(minutes=10), 0, 10)
     assert titles(later) == ["Post 000", "Post 001", "Post 003", "Post 004", "Post 005"]
 
