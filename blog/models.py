@@ -40,6 +40,7 @@ from wagtail.models import Orderable, Page, PageManager, PageViewRestriction
 from wagtail.query import PageQuerySet
 from wagtail.search import index
 
+from . import chrome
 from .blocks import BodyBlock
 from .compiled import REQUEST_TIME, PagedIds, listing_shapes
 from .feeds import BlogAtom, BlogFeed
@@ -48,7 +49,7 @@ from .fragments import ARTICLE, CARD, FEATURED_CARD, LISTED_POST, POST_META, ren
 from .generation import first_since_change, remember
 from .panels import AtLeastOneChosenPanel
 from .previews import BlogPagePreviewMixin
-from .seo import blog_index_meta, post_meta
+from .seo import post_meta
 from .share_links import DraftShareLink  # noqa: F401  (registers the model with the blog app)
 
 SUMMARY_MAX_LENGTH = 300
@@ -423,21 +424,17 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         request._blog_index_for_header = self
         return {
             "posts": page,
-            "page_range": page.paginator.get_elided_page_range(page.number),
             "featured": featured,
             "featured_card": cards[0] if featured else None,
             "cards": cards[1:] if featured else cards,
-            "topics": topics,
             "active_topic": topic,
             "total_posts": total_posts,
             "listing_total": listing_total,
             "shown_count": len(page.object_list),
-            "meta": blog_index_meta(
-                self,
-                request,
-                topic=topic,
-                page=page,
-                listed=entries,
+            "pagination": chrome.pagination(page.number, page.paginator.num_pages),
+            "topic_filter": chrome.topic_filter(request, self, topics, topic, total_posts),
+            "head_meta": chrome.listing_head(
+                request, self, topic=topic, page=page, listed=listed, entries=entries
             ),
         }
 

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from wagtail.images.rect import Rect
-from wagtail.models import PageViewRestriction
+from wagtail.models import PageViewRestriction, Site
 
 from blog.fragments import PostFragment
 from blog.models import BlogIndexPage, BlogPage
@@ -353,3 +353,52 @@ def test_a_new_release_of_the_code_never_shows_what_the_last_one_rendered(
     page = client.get("/blog/?page=1").text
     assert "old card" not in page
     assert card_titles(client.get("/blog/?page=1")) == ["Post"]
+
+
+def test_the_listings_structured_data_names_the_posts_it_shows_when_one_expires(
+    client, blog, author, topic, commit
+):
+    now = timezone.now()
+    with commit():
+        publish_posts(blog, 2, authors=[author], topics=[topic], start=now)
+        publish_post(
+            blog,
+            "Brief",
+            authors=[author],
+            topics=[topic],
+            published_at=now - timedelta(hours=12),
+            expire_at=now + timedelta(seconds=30),
+        )
+    for _ in range(2):  # the second from what the first remembered
+        listed = listed_in_structured_data(client.get("/blog/"))
+        assert [title for title, _ in listed] == ["Post 000", "Brief", "Post 001"]
+    with time_machine.travel(now + timedelta(minutes=1), tick=False):
+        response = client.get("/blog/")
+        assert [title for title, _ in listed_in_structured_data(response)] == [
+            "Post 000",
+            "Post 001",
+        ]
+        assert card_titles(response) == ["Post 000", "Post 001"]
+
+
+def og_title(response):
+    soup = BeautifulSoup(response.content, "html.parser")
+    return soup.select_one('meta[property="og:title"]')["content"]
+
+
+def test_a_preview_of_the_blog_shows_its_unsaved_title_and_readers_never_do(
+    client, rf, admin_user, blog, author, topic, commit
+):
+    with commit():
+        publish_post(blog, "Listed", authors=[author], topics=[topic])
+    # Wagtail renders a preview as a request to the site's own host name.
+    host = Site.objects.get(is_default_site=True).hostname
+    assert og_title(client.get("/blog/", HTTP_HOST=host)) == blog.title
+    previewed = BlogIndexPage.objects.get(pk=blog.pk)
+    previewed.seo_title = "An unsaved title"
+    request = rf.get("/blog/")
+    request.user = admin_user
+    response = previewed.make_preview_request(request)
+    response.render()
+    assert og_title(response) == "An unsaved title"
+    assert og_title(client.get("/blog/", HTTP_HOST=host)) == blog.title

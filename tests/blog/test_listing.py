@@ -129,6 +129,18 @@ def test_the_list_is_paginated(client, blog, author, topic):
     assert grid_titles(third) == ["Post 010", "Post 011"]
     soup = BeautifulSoup(first.content, "html.parser")
     assert soup.select_one(".pagination a[rel=next]")["href"] == "?page=2"
+    assert soup.select_one(".pagination a[aria-current=page]").get_text() == "1"
+    last = BeautifulSoup(third.content, "html.parser")
+    assert last.select_one(".pagination a[rel=prev]")["href"] == "?page=2"
+    assert last.select_one(".pagination a[rel=next]") is None
+    assert last.select_one(".pagination a[aria-current=page]").get_text() == "3"
+    assert [a.get_text() for a in last.select(".pagination li a:not([rel])")] == ["1", "2", "3"]
+
+
+def test_one_page_of_posts_has_no_pagination(client, blog, author, topic):
+    publish_posts(blog, 3, authors=[author], topics=[topic])
+    response = client.get("/blog/")
+    assert BeautifulSoup(response.content, "html.parser").select_one(".pagination") is None
 
 
 @pytest.mark.parametrize("value", ["abc", "-1", "0", "99999", "", "%00", "1e309", "1.5", "２"])
