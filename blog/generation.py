@@ -107,19 +107,20 @@ def bump_generation():
 
 @functools.cache
 def code_release():
-    """A digest of this deployment's code and templates. What one release rendered or pickled
-    may not suit the next (a fragment gains a field, a template changes), and during a rolling
-    deploy both run side by side on the same cache: each keeps to its own entries."""
+    """A digest of this deployment's code, templates and static files. What one release
+    rendered or pickled may not suit the next (a fragment gains a field, a template changes, a
+    stylesheet's hashed name moves), and during a rolling deploy both run side by side on the
+    same cache: each keeps to its own entries."""
     digest = hashlib.sha256()
     for app in RELEASE_SOURCES:
         for path in sorted((settings.BASE_DIR / app).rglob("*")):
-            if path.suffix in {".py", ".html", ".txt", ".xml"}:
+            if path.suffix in {".py", ".html", ".txt", ".xml", ".css", ".js", ".svg"}:
                 digest.update(str(path.relative_to(settings.BASE_DIR)).encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
 
-RELEASE_SOURCES = ("blog", "home", "search", "config", "templates")
+RELEASE_SOURCES = ("blog", "home", "search", "config", "templates", "static")
 
 
 def content_key(kind):

@@ -90,6 +90,7 @@ def content_cache(settings, tmp_path):
         "default": {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
             "LOCATION": str(tmp_path / "cache"),
+            "OPTIONS": {"MAX_ENTRIES": 50_000},  # as in production (config/settings/base.py)
         }
     }
     caches["default"].clear()

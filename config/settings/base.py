@@ -196,6 +196,9 @@ else:
         "default": {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
             "LOCATION": os.environ.get("CACHE_DIR", str(BASE_DIR / "var" / "cache")),
+            # Django's default, 300 entries, is a few listings' cards: past it every write
+            # deletes a third of the cache, renditions and pages with it.
+            "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("CACHE_MAX_ENTRIES", "50000"))},
         }
     }
 

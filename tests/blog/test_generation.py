@@ -86,3 +86,30 @@ def test_a_request_reads_the_generation_once_and_sees_its_own_change(content_cac
 
     OneGenerationPerRequest(view)(rf.get("/"))
     assert seen[0] == seen[1] != seen[2] == stored_generation()
+
+
+def test_a_release_that_changes_a_template_or_a_stylesheet_keeps_to_its_own_entries(
+    settings, tmp_path
+):
+    """Remembered blocks embed the stylesheet's hashed address: a release that only changes
+    the CSS must not be served the last release's blocks."""
+    from blog import generation
+
+    for source in generation.RELEASE_SOURCES:
+        (tmp_path / source).mkdir()
+    (tmp_path / "templates" / "base.html").write_text("<html>")
+    (tmp_path / "static" / "site.css").write_text("body { color: black }")
+    settings.BASE_DIR = tmp_path
+    releases = []
+    for change in [
+        lambda: None,
+        lambda: (tmp_path / "static" / "site.css").write_text("body { color: navy }"),
+        lambda: (tmp_path / "templates" / "base.html").write_text("<html lang=en>"),
+        lambda: (tmp_path / "static" / "notes.md").write_text("not shipped"),
+    ]:
+        change()
+        generation.code_release.cache_clear()
+        releases.append(generation.code_release())
+    generation.code_release.cache_clear()
+    assert len(set(releases[:3])) == 3
+    assert releases[3] == releases[2]
