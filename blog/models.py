@@ -326,7 +326,9 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
     def listed(self, topic=None, featured=None, now=None, posts=None):
         """The posts a page of the listing shows: about the topic, or all but the featured.
         `posts`: the queryset to start from, BlogPage.objects by default."""
-        posts = (posts or BlogPage.objects.all()).readable_below(self, now).newest_first()
+        if posts is None:  # not `or`: a queryset's truth is its whole result, fetched
+            posts = BlogPage.objects.all()
+        posts = posts.readable_below(self, now).newest_first()
         if topic is not None:
             return posts.about(topic)
         if featured is not None:

@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 import time_machine
 from bs4 import BeautifulSoup
-from django.db import DEFAULT_DB_ALIAS
+from django.db import DEFAULT_DB_ALIAS, connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from wagtail.models import PageViewRestriction
 
@@ -120,3 +121,10 @@ def test_each_shape_is_compiled_once_per_process(client, blog, author, topic, co
     shapes = set(listing_shapes.compiled)
     assert {shape[3] for shape in shapes} == {None, topic.pk}
     assert len(shapes) == 2
+
+
+def test_compiling_a_listing_fetches_no_posts(blog, shelf):
+    listing_shapes.compiled.clear()
+    with CaptureQueriesContext(connection) as captured:
+        blog.listed_ids()
+    assert not [query for query in captured if "wagtailcore_page" in query["sql"]]
