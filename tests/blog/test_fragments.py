@@ -381,6 +381,18 @@ def test_the_listings_structured_data_names_the_posts_it_shows_when_one_expires(
         assert card_titles(response) == ["Post 000", "Post 001"]
 
 
+def preview_blog(rf, editor, blog, **unsaved):
+    """The blog as Wagtail previews it with the editor's unsaved field values."""
+    previewed = BlogIndexPage.objects.get(pk=blog.pk)
+    for field, value in unsaved.items():
+        setattr(previewed, field, value)
+    request = rf.get(blog.url)
+    request.user = editor
+    response = previewed.make_preview_request(request)
+    response.render()
+    return response
+
+
 def og_title(response):
     soup = BeautifulSoup(response.content, "html.parser")
     return soup.select_one('meta[property="og:title"]')["content"]
@@ -394,11 +406,6 @@ def test_a_preview_of_the_blog_shows_its_unsaved_title_and_readers_never_do(
     # Wagtail renders a preview as a request to the site's own host name.
     host = Site.objects.get(is_default_site=True).hostname
     assert og_title(client.get("/blog/", HTTP_HOST=host)) == blog.title
-    previewed = BlogIndexPage.objects.get(pk=blog.pk)
-    previewed.seo_title = "An unsaved title"
-    request = rf.get("/blog/")
-    request.user = admin_user
-    response = previewed.make_preview_request(request)
-    response.render()
+    response = preview_blog(rf, admin_user, blog, seo_title="An unsaved title")
     assert og_title(response) == "An unsaved title"
     assert og_title(client.get("/blog/", HTTP_HOST=host)) == blog.title

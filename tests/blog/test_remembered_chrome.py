@@ -7,8 +7,8 @@ from bs4 import BeautifulSoup
 from django.template import Context, Template, TemplateSyntaxError
 from wagtail.models import Site
 
-from blog.models import BlogIndexPage
 from home.models import SiteSettings
+from tests.blog.test_fragments import preview_blog
 from tests.factories import make_blog_index, make_topic, publish_post
 
 pytestmark = pytest.mark.django_db
@@ -84,12 +84,7 @@ def test_a_preview_shows_the_unsaved_title_line_and_readers_never_do(client, rf,
     # Wagtail renders a preview as a request to the site's own host name.
     host = Site.objects.get(is_default_site=True).hostname
     assert title_line(client.get("/blog/", HTTP_HOST=host)) == "blog · field reports"
-    previewed = BlogIndexPage.objects.get(pk=blog.pk)
-    previewed.title_line = "an unsaved line"
-    request = rf.get("/blog/")
-    request.user = admin_user
-    response = previewed.make_preview_request(request)
-    response.render()
+    response = preview_blog(rf, admin_user, blog, title_line="an unsaved line")
     assert title_line(response) == "an unsaved line"
     assert title_line(client.get("/blog/", HTTP_HOST=host)) == "blog · field reports"
 
