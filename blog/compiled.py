@@ -7,9 +7,16 @@ PostgreSQL at 10,000 posts. Its SQL depends only on the listing's shape (which b
 topic, which post is featured); what changes from one request to the next is the time the
 expiry is tested against and the page's slice. So each shape is compiled once per process and
 run with those filled in. The queryset stays the one definition of what a listing shows.
+
+On PostgreSQL the shape's constants and the page's window are written into the SQL as literals,
+leaving the time as its one parameter. PostgreSQL keeps a prepared statement's plan only when
+knowing the parameters could not better it; with the blog's path and the LIMIT as parameters it
+never could, so it planned the statement afresh on every run: 0.6 ms of planning for 0.15 ms
+of work. With them as literals its one plan is kept (config/settings: prepared statements).
 """
 
 import threading
+import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -39,8 +46,10 @@ class CompiledIds:
         params = list(self.params)
         for slot in self.time_slots:
             params[slot] = connection.ops.adapt_datetimefield_value(now)
+        # Literal, so that each page of a listing is a statement PostgreSQL plans once.
+        window = f" LIMIT {int(limit)} OFFSET {int(offset)}"
         with connection.cursor() as cursor:
-            cursor.execute(f"{self.sql} LIMIT %s OFFSET %s", [*params, limit, offset])
+            cursor.execute(self.sql + window, params)
             return [row[0] for row in cursor.fetchall()]
 
 
@@ -57,7 +66,25 @@ def compile_ids(queryset):
     slots = tuple(i for i, param in enumerate(params) if param == stand_in)
     if not slots:
         raise ValueError("compile_ids wants a queryset that tests the time against REQUEST_TIME")
-    return CompiledIds(sql, tuple(params), slots)
+    return with_constants_inlined(connection, sql, tuple(params), slots)
+
+
+def with_constants_inlined(connection, sql, params, time_slots):
+    """CompiledIds whose SQL holds every parameter but the time as a literal, quoted by the
+    database driver, where the backend can quote (PostgreSQL). SQLite plans in microseconds
+    and keeps the parameters."""
+    compose = getattr(connection.ops, "compose_sql", None)
+    if compose is None:
+        return CompiledIds(sql, params, time_slots)
+    marker = f"request-time-{uuid.uuid4().hex}"
+    quoted_marker = compose("%s", [marker])
+    marked = [marker if slot in time_slots else param for slot, param in enumerate(params)]
+    # Literal percent signs (a path's LIKE pattern) are doubled: the SQL is run with parameters.
+    literal = compose(sql, marked).replace("%", "%%")
+    if literal.count(quoted_marker) != len(time_slots):
+        return CompiledIds(sql, params, time_slots)
+    times = tuple(range(len(time_slots)))
+    return CompiledIds(literal.replace(quoted_marker, "%s"), (REQUEST_TIME,) * len(times), times)
 
 
 class CompiledShapes:

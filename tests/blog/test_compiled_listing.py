@@ -128,3 +128,20 @@ def test_compiling_a_listing_fetches_no_posts(blog, shelf):
     with CaptureQueriesContext(connection) as captured:
         blog.listed_ids()
     assert not [query for query in captured if "wagtailcore_page" in query["sql"]]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plan cache")
+def test_on_postgresql_a_listing_takes_the_time_as_its_only_parameter(blog, topic, shelf):
+    """PostgreSQL planned the listing afresh on every request (0.6 ms, four times its run)
+    while the blog's path and the page's window were parameters: a plan made for them always
+    looked better than a shared one. Only the time may stay a parameter. (A test database is
+    too small for the planner to tell the two apart, so this checks the SQL itself.)"""
+    listing_shapes.compiled.clear()
+    for listed_topic in (None, topic):
+        compiled = blog.listed_ids(listed_topic).compiled
+        assert set(compiled.params) == {REQUEST_TIME}
+        assert compiled.sql.count("%s") == len(compiled.params) == len(compiled.time_slots)
+        assert f"LIKE '{blog.path}%%'" in compiled.sql
+    with CaptureQueriesContext(connection) as captured:
+        blog.listed_ids(topic)[24:36]
+    assert captured[0]["sql"].endswith(" LIMIT 12 OFFSET 24")
