@@ -90,21 +90,24 @@ class BlogFeed(Feed):
         return response
 
     def newest_posts(self):
-        """The newest posts; only their ids once their entries are cached (the first feed
-        after a change fetches whole posts)."""
-        from .models import BlogPageTopic
+        """The newest posts: whole posts for the first feed after a change (their topic comes
+        with their labels, attach_labels), then only their ids, from the listing's SQL
+        compiled once per process (blog/compiled.py)."""
+        from .models import BlogPageTopic, Topic
 
-        posts = self.blog.posts()
-        if self.topic_slug is not None:
-            in_topic = BlogPageTopic.objects.filter(
-                page=OuterRef("pk"), topic__slug=self.topic_slug
-            )
-            posts = posts.filter(Exists(in_topic))
         if first_since_change(f"fed:{self.blog.pk}"):
-            posts = posts.select_related("hero_image")
-        else:
-            posts = posts.values_list("pk", flat=True)
-        return posts[: settings.BLOG_FEED_ITEMS]
+            posts = self.blog.posts()
+            if self.topic_slug is not None:
+                in_topic = BlogPageTopic.objects.filter(
+                    page=OuterRef("pk"), topic__slug=self.topic_slug
+                )
+                posts = posts.filter(Exists(in_topic))
+            return posts.select_related("hero_image")[: settings.BLOG_FEED_ITEMS]
+        if self.topic_slug is not None:
+            self.topic = Topic.by_slug(self.topic_slug)
+            if self.topic is None:
+                raise Http404("No such topic")
+        return self.blog.listed_ids(self.topic)[: settings.BLOG_FEED_ITEMS]
 
     def attach_labels(self, posts):
         """Each post's author and topic names as post.feed_labels, in sort order, in one query;

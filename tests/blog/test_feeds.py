@@ -4,6 +4,7 @@ from datetime import timedelta
 from email.utils import parsedate_to_datetime
 
 import pytest
+import time_machine
 from bs4 import BeautifulSoup
 from defusedxml import ElementTree
 from django.db import connection
@@ -192,6 +193,40 @@ def test_odd_feed_addresses_are_not_found(client, two_posts, url):
     response = client.get(url)
     assert response.status_code == 404
     assert b"couldn't find that page" in response.content
+
+
+def test_feeds_read_from_the_cache_list_what_the_first_feed_listed(
+    client, blog, author, topic, content_cache, commit
+):
+    """The first feed after a change fetches whole posts; later ones fetch only ids, and must
+    list the same posts, drop one at its expiry before the scheduler runs, and still refuse a
+    topic that does not exist."""
+    now = timezone.now()
+    with commit():
+        other = make_topic("Networking")
+        publish_posts(blog, 3, authors=[author], topics=[topic], start=now)
+        publish_post(blog, "Elsewhere", authors=[author], topics=[other])
+        publish_post(
+            blog,
+            "Brief",
+            authors=[author],
+            topics=[topic],
+            published_at=now - timedelta(hours=12),
+            expire_at=now + timedelta(seconds=30),
+        )
+    feeds = {
+        "/blog/feed/": ["Elsewhere", "Post 000", "Brief", "Post 001", "Post 002"],
+        f"/blog/topic/{topic.slug}/feed/": ["Post 000", "Brief", "Post 001", "Post 002"],
+        f"/blog/topic/{other.slug}/feed/": ["Elsewhere"],
+    }
+    for _ in range(3):
+        for url, titles in feeds.items():
+            assert [item.findtext("title") for item in rss_items(client.get(url))] == titles
+        assert client.get("/blog/topic/nope/feed/").status_code == 404
+    with time_machine.travel(now + timedelta(minutes=1), tick=False):
+        for url, titles in feeds.items():
+            items = rss_items(client.get(url))
+            assert [item.findtext("title") for item in items] == [t for t in titles if t != "Brief"]
 
 
 def test_index_topic_and_post_pages_announce_their_feeds(client, two_posts, topic):
