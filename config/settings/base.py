@@ -147,6 +147,11 @@ if _replica:
         MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1,
         "config.db_router.ReaderReplicaMiddleware",
     )
+# Django's PostgreSQL backend, with a health check that skips its round trip while the server
+# has said nothing (config/postgresql/base.py).
+for _database in DATABASES.values():
+    if _database["ENGINE"] == "django.db.backends.postgresql":
+        _database["ENGINE"] = "config.postgresql"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
