@@ -145,3 +145,24 @@ def test_on_postgresql_a_listing_takes_the_time_as_its_only_parameter(blog, topi
     with CaptureQueriesContext(connection) as captured:
         blog.listed_ids(topic)[24:36]
     assert captured[0]["sql"].endswith(" LIMIT 12 OFFSET 24")
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's query planner")
+def test_on_sqlite_a_listing_walks_the_newest_posts_without_sorting_them_all(blog, topic, shelf):
+    """Filtered on the page table's content type, SQLite took that index and sorted every
+    post of the blog for each page: 5.4 ms a listing at 10,000 posts, against 0.07 ms
+    walking the publication-date index newest first."""
+    listing_shapes.compiled.clear()
+    for listed_topic in (None, topic):
+        compiled = blog.listed_ids(listed_topic).compiled
+        params = [
+            connection.ops.adapt_datetimefield_value(timezone.now())
+            if slot in compiled.time_slots
+            else param
+            for slot, param in enumerate(compiled.params)
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(f"EXPLAIN QUERY PLAN {compiled.sql} LIMIT 12 OFFSET 0", params)
+            plan = " / ".join(row[-1] for row in cursor.fetchall())
+        assert "first_published_at" in plan, plan
+        assert "TEMP B-TREE" not in plan, plan
