@@ -241,3 +241,14 @@ def test_a_missing_file_is_not_mistaken_for_an_object_store_outage(store_error, 
         assert outage_seen.get() is (reader_sees is ObjectStoreUnavailable)
     finally:
         outage_seen.reset(token)
+
+
+def test_the_embedded_sqlite_database_keeps_its_connections_between_requests(reload_settings):
+    """SQLite reads the whole schema on a new connection's first query: 1.1 ms of every
+    request when each request opened its own."""
+    settings = reload_settings(DATABASE_URL="sqlite:////tmp/cedana-settings-check.sqlite3")
+    database = settings.DATABASES["default"]
+    assert database["ENGINE"] == "django.db.backends.sqlite3"
+    assert database["CONN_MAX_AGE"] == 60
+    assert database["OPTIONS"]["init_command"] == "PRAGMA journal_mode=WAL;"
+    assert reload_settings(DB_CONN_MAX_AGE="0").DATABASES["default"]["CONN_MAX_AGE"] == 0
