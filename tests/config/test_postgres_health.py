@@ -40,8 +40,16 @@ def test_a_connection_the_server_ended_is_replaced_before_the_next_query(kept_co
     ended = backend_pid(kept_connection)
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_terminate_backend(%s)", [ended])
-    # The server's goodbye reaches the socket a moment later.
-    time.sleep(0.2)
+        # The backend says goodbye and closes the socket as it exits.
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            # The test's transaction would otherwise see one snapshot of the activity.
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [ended])
+            if cursor.fetchone()[0] == 0:
+                break
+            time.sleep(0.05)
+    time.sleep(0.05)
     next_request(kept_connection)
     assert backend_pid(kept_connection) != ended
 
