@@ -24,7 +24,7 @@ def served():
     )
     try:
         with running_rig(posts=5, redis=True) as rig:
-            base = rig.start_web("web", workers=2)
+            base = faults.start_app_server(rig)
             rig.wait_until_serving(base)
             yield SimpleNamespace(rig=rig, base=base)
     except ClusterError as error:
