@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management import call_command
@@ -163,7 +164,18 @@ def go_ahead_if_asked(page, action, message):
     expect(done).to_be_visible()
 
 
+def let_autosave_finish(page):
+    """Wait out the autosave that follows typing (WAGTAIL_AUTOSAVE_INTERVAL after it stops).
+    On a new post it creates the page: "Save draft" clicked while it runs posts the add form
+    again and finds the post's address already taken by the page it just created."""
+    page.wait_for_timeout(settings.WAGTAIL_AUTOSAVE_INTERVAL + 250)
+    expect(page.locator("#w-autosave-indicator")).not_to_have_attribute(
+        "data-w-autosave-state-value", "saving"
+    )
+
+
 def save_draft(page):
+    let_autosave_finish(page)
     page.locator("footer").get_by_role("button", name="Save draft").click()
     go_ahead_if_asked(page, "Save draft", re.compile(r"created\.|has been updated"))
     page.wait_for_url(re.compile(r"/admin/pages/\d+/edit/"))
