@@ -69,3 +69,15 @@ def publish_posts(index, count, *, start=None, **fields):
         publish_post(index, f"Post {n:03d}", published_at=start - timedelta(days=n), **fields)
         for n in range(count)
     ]
+
+
+def publish_brief_post(index, now, title="Brief", **fields):
+    """A post published 12 hours before `now` that expires 30 s after it: listed between the
+    first two of publish_posts(start=now), and gone a minute later."""
+    return publish_post(
+        index,
+        title,
+        published_at=now - timedelta(hours=12),
+        expire_at=now + timedelta(seconds=30),
+        **fields,
+    )

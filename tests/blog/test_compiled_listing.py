@@ -14,7 +14,7 @@ from wagtail.models import PageViewRestriction
 
 from blog.compiled import REQUEST_TIME, PagedIds, compile_ids, listing_shapes
 from blog.models import BlogPage
-from tests.factories import make_topic, publish_post, publish_posts
+from tests.factories import make_topic, publish_brief_post, publish_post, publish_posts
 
 pytestmark = pytest.mark.django_db
 
@@ -94,14 +94,7 @@ def test_a_remembered_listing_drops_a_post_at_its_expiry_before_the_scheduler_ru
     now = timezone.now()
     with commit():
         publish_posts(blog, 3, authors=[author], topics=[topic], start=now)
-        publish_post(
-            blog,
-            "Brief",
-            authors=[author],
-            topics=[topic],
-            published_at=now - timedelta(hours=12),
-            expire_at=now + timedelta(seconds=30),
-        )
+        publish_brief_post(blog, now, authors=[author], topics=[topic])
     listed = ["Post 000", "Brief", "Post 001", "Post 002"]
     for url in ("/blog/", f"/blog/topic/{topic.slug}/"):
         # The first listing after a change fetches whole posts; later ones run the compiled SQL.

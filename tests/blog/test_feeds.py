@@ -12,7 +12,14 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from tests.factories import draft_post, make_author, make_topic, publish_post, publish_posts
+from tests.factories import (
+    draft_post,
+    make_author,
+    make_topic,
+    publish_brief_post,
+    publish_post,
+    publish_posts,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -206,14 +213,7 @@ def test_feeds_read_from_the_cache_list_what_the_first_feed_listed(
         other = make_topic("Networking")
         publish_posts(blog, 3, authors=[author], topics=[topic], start=now)
         publish_post(blog, "Elsewhere", authors=[author], topics=[other])
-        publish_post(
-            blog,
-            "Brief",
-            authors=[author],
-            topics=[topic],
-            published_at=now - timedelta(hours=12),
-            expire_at=now + timedelta(seconds=30),
-        )
+        publish_brief_post(blog, now, authors=[author], topics=[topic])
     feeds = {
         "/blog/feed/": ["Elsewhere", "Post 000", "Brief", "Post 001", "Post 002"],
         f"/blog/topic/{topic.slug}/feed/": ["Post 000", "Brief", "Post 001", "Post 002"],

@@ -18,7 +18,7 @@ from blog.models import BlogIndexPage, BlogPage
 from tests.blog.test_editor_previews import preview
 from tests.blog.test_feeds import rss_items
 from tests.blog.test_query_budget import FEED_BUDGET, INDEX_BUDGET, POST_BUDGET
-from tests.factories import make_image, make_topic, publish_post, publish_posts
+from tests.factories import make_image, make_topic, publish_brief_post, publish_post, publish_posts
 
 pytestmark = pytest.mark.django_db
 
@@ -361,14 +361,7 @@ def test_the_listings_structured_data_names_the_posts_it_shows_when_one_expires(
     now = timezone.now()
     with commit():
         publish_posts(blog, 2, authors=[author], topics=[topic], start=now)
-        publish_post(
-            blog,
-            "Brief",
-            authors=[author],
-            topics=[topic],
-            published_at=now - timedelta(hours=12),
-            expire_at=now + timedelta(seconds=30),
-        )
+        publish_brief_post(blog, now, authors=[author], topics=[topic])
     for _ in range(2):  # the second from what the first remembered
         listed = listed_in_structured_data(client.get("/blog/"))
         assert [title for title, _ in listed] == ["Post 000", "Brief", "Post 001"]
