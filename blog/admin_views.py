@@ -120,7 +120,7 @@ class CalendarView(WagtailAdminTemplateMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context.update(
-            weeks=calendar_weeks(),
+            weeks=calendar_weeks(self.request.user),
             time_zone=timezone.get_current_timezone_name(),
         )
         return context

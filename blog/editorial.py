@@ -17,6 +17,7 @@ from django.db.models import (
 from django.db.models.functions import Cast
 from django.utils import timezone
 from wagtail.models import Page, Revision, WorkflowState
+from wagtail.permission_policies.pages import PagePermissionPolicy
 
 from .models import BlogPage, card_prefetches
 
@@ -57,9 +58,14 @@ def with_editorial_status(posts):
     )
 
 
-def editorial_posts():
-    """Every post, whatever its state, with what the overview prints about it."""
-    return with_editorial_status(BlogPage.objects.all()).prefetch_related(*card_prefetches())
+def editorial_posts(user):
+    """The posts this user may edit or publish, whatever their state, with what the overview
+    prints about each. Drafts of pages outside the user's rights are nobody else's business."""
+    workable = PagePermissionPolicy().instances_user_has_any_permission_for(
+        user, ["change", "publish"]
+    )
+    posts = BlogPage.objects.filter(pk__in=workable.values("pk"))
+    return with_editorial_status(posts).prefetch_related(*card_prefetches())
 
 
 def in_editor_zone(moment):
@@ -83,8 +89,9 @@ class CalendarWeek:
         return not (self.go_lives or self.expiries)
 
 
-def calendar_weeks(today=None, weeks=CALENDAR_WEEKS):
-    """The coming weeks (Monday to Sunday in the editor's zone), each with its go-lives and expiries."""
+def calendar_weeks(user, today=None, weeks=CALENDAR_WEEKS):
+    """The coming weeks (Monday to Sunday in the editor's zone), each with the go-lives and
+    expiries of the posts this user may edit or publish."""
     today = today or timezone.localdate()
     first_monday = today - timedelta(days=today.weekday())
     tz = timezone.get_current_timezone()
@@ -96,14 +103,14 @@ def calendar_weeks(today=None, weeks=CALENDAR_WEEKS):
         return calendar[(timezone.localdate(moment, tz) - first_monday).days // 7]
 
     scheduled = (
-        editorial_posts()
+        editorial_posts(user)
         .filter(scheduled_at__gte=window_start, scheduled_at__lt=window_end)
         .order_by("scheduled_at", "pk")
     )
     for post in scheduled:
         week_of(post.scheduled_at).go_lives.append(post)
     expiring = (
-        editorial_posts()
+        editorial_posts(user)
         .filter(expire_at__gte=max(window_start, timezone.now()), expire_at__lt=window_end)
         .filter(Q(live=True) | Q(scheduled_at__isnull=False))
         .order_by("expire_at", "pk")
