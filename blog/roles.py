@@ -32,8 +32,30 @@ MODEL_PERMISSIONS = {
         ("home", "sitesettings", "change_sitesettings"),
     ],
 }
-# Both roles pick and upload hero images anywhere in the image library.
-IMAGE_PERMISSIONS = ["add_image", "choose_image"]
+# Rights in the image and document libraries, on the root collection (so every collection).
+# Editors upload and choose anything, and (Wagtail's ownership rule for "add") edit or delete
+# only what they uploaded themselves: a live post's hero changes only through a Publisher.
+# Publishers manage the whole library.
+COLLECTION_PERMISSIONS = {
+    EDITORS: {
+        ("wagtailimages", "image"): ["add_image", "choose_image"],
+        ("wagtaildocs", "document"): ["add_document", "choose_document"],
+    },
+    PUBLISHERS: {
+        ("wagtailimages", "image"): [
+            "add_image",
+            "change_image",
+            "delete_image",
+            "choose_image",
+        ],
+        ("wagtaildocs", "document"): [
+            "add_document",
+            "change_document",
+            "delete_document",
+            "choose_document",
+        ],
+    },
+}
 
 
 def get_permission(apps, app_label, model, codename):
@@ -65,12 +87,20 @@ def ensure_roles(apps):
     root_collection = Collection.objects.filter(depth=1).first()
     for name, group in groups.items():
         group.permissions.add(*(get_permission(apps, *spec) for spec in MODEL_PERMISSIONS[name]))
-        if root_collection is not None:
-            for codename in IMAGE_PERMISSIONS:
+        if root_collection is None:
+            continue
+        for (app_label, model), codenames in COLLECTION_PERMISSIONS[name].items():
+            granted = [get_permission(apps, app_label, model, codename) for codename in codenames]
+            # Wagtail gives its default Editors group change and delete on the whole library.
+            GroupCollectionPermission.objects.filter(
+                group=group,
+                collection=root_collection,
+                permission__content_type__app_label=app_label,
+                permission__content_type__model=model,
+            ).exclude(permission__in=granted).delete()
+            for permission in granted:
                 GroupCollectionPermission.objects.get_or_create(
-                    group=group,
-                    collection=root_collection,
-                    permission=get_permission(apps, "wagtailimages", "image", codename),
+                    group=group, collection=root_collection, permission=permission
                 )
     return groups, ensure_review_workflow(apps, groups[PUBLISHERS])
 
