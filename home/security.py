@@ -1,10 +1,12 @@
-"""Request-level hardening: the client address every throttle trusts, the admin's CSP and the rate-limited password reset."""
+"""Request-level hardening: the client address every throttle trusts, the admin's CSP, the
+rate-limited password reset and page passwords."""
 
 from csp.middleware import CSPMiddleware
 from django.conf import settings
 from django.template.response import TemplateResponse
 from django_ratelimit.decorators import ratelimit
 from wagtail.admin.views.account import PasswordResetView
+from wagtail.views import authenticate_with_password
 
 
 def client_ip(request):
@@ -72,3 +74,27 @@ def password_reset(request, *args, **kwargs):
     if getattr(request, "limited", False):
         return TemplateResponse(request, "security/too_many_requests.html", status=429)
     return _password_reset(request, *args, **kwargs)
+
+
+def _restriction_key(group, request):
+    return f"restriction:{request.resolver_match.kwargs['page_view_restriction_id']}"
+
+
+@ratelimit(
+    key="ip",
+    rate=lambda group, request: settings.PAGE_PASSWORD_RATE_PER_IP,
+    method="POST",
+    block=False,
+)
+@ratelimit(
+    key=_restriction_key,
+    rate=lambda group, request: settings.PAGE_PASSWORD_RATE_PER_RESTRICTION,
+    method="POST",
+    block=False,
+)
+def page_password(request, page_view_restriction_id, page_id):
+    """Wagtail's form for a password-protected page, refusing further guesses once either limit
+    is reached. Every POST counts, right or wrong: a guesser cannot tell them apart in advance."""
+    if getattr(request, "limited", False):
+        return TemplateResponse(request, "security/too_many_page_passwords.html", status=429)
+    return authenticate_with_password(request, page_view_restriction_id, page_id)

@@ -417,6 +417,11 @@ AXES_CLIENT_IP_CALLABLE = "home.security.client_ip"
 PASSWORD_RESET_RATE_PER_IP = os.environ.get("PASSWORD_RESET_RATE_PER_IP", "20/h")
 PASSWORD_RESET_RATE_PER_EMAIL = os.environ.get("PASSWORD_RESET_RATE_PER_EMAIL", "5/h")
 RATELIMIT_IP_META_KEY = "home.security.client_ip"
+# Passwords of password-protected pages (django-ratelimit): tries per client address, across all
+# pages, and per restriction from every address together, which caps a guesser spread over many
+# addresses (at the price of pausing that page's form for everyone until the hour is out).
+PAGE_PASSWORD_RATE_PER_IP = os.environ.get("PAGE_PASSWORD_RATE_PER_IP", "20/h")
+PAGE_PASSWORD_RATE_PER_RESTRICTION = os.environ.get("PAGE_PASSWORD_RATE_PER_RESTRICTION", "100/h")
 
 # Uploads: raster images only (SVG can carry script), documents always downloaded.
 WAGTAILIMAGES_EXTENSIONS = ["gif", "jpg", "jpeg", "png", "webp", "avif"]
