@@ -1,6 +1,8 @@
 """Request-level hardening: the client address every throttle trusts, the admin's CSP, the
 rate-limited password reset and page passwords."""
 
+import unicodedata
+
 from csp.middleware import CSPMiddleware
 from django.conf import settings
 from django.template.response import TemplateResponse
@@ -50,8 +52,10 @@ class ContentSecurityPolicyMiddleware(CSPMiddleware):
 
 
 def _email_key(group, request):
-    # Case and spaces must not make the same address count as a new one.
-    return request.POST.get("email", "").strip().lower()
+    # Django mails every user whose address equals the typed one once both are NFKC-normalised
+    # and casefolded (PasswordResetForm.get_users), so that form is the mailbox: ED1@…, a long s
+    # (ſ) for s or full-width letters all reach the same user and must share one count.
+    return unicodedata.normalize("NFKC", request.POST.get("email", "").strip()).casefold()
 
 
 _password_reset = PasswordResetView.as_view()
