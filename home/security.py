@@ -1,10 +1,12 @@
 """Request-level hardening: the client address every throttle trusts, the admin's CSP, the
-rate-limited password reset and page passwords."""
+request body cap, the rate-limited password reset and page passwords."""
 
 import unicodedata
 
 from csp.middleware import CSPMiddleware
 from django.conf import settings
+from django.http import HttpResponse
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django_ratelimit.decorators import ratelimit
 from wagtail.admin.views.account import PasswordResetView
@@ -49,6 +51,40 @@ class ContentSecurityPolicyMiddleware(CSPMiddleware):
         if is_admin and not report_only and parts.config is None:
             parts.config = settings.ADMIN_CONTENT_SECURITY_POLICY
         return parts
+
+
+class RequestBodyLimitMiddleware:
+    """413 for a body over MAX_REQUEST_BODY (MAX_EDITOR_REQUEST_BODY for admin users), before
+    anything reads it.
+
+    DATA_UPLOAD_MAX_MEMORY_SIZE leaves files out: Django spools an uploaded file to disk whatever
+    its size, even one posted anonymously to the sign-in form. Django reads at most CONTENT_LENGTH
+    bytes of a body (none without it), so the declared length is the whole of what it would read.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > settings.MAX_REQUEST_BODY and (
+            length > settings.MAX_EDITOR_REQUEST_BODY
+            or not request.user.has_perm("wagtailadmin.access_admin")
+        ):
+            return _request_too_large()
+        return self.get_response(request)
+
+
+def _request_too_large():
+    # Without the request, so no context processor runs: a refusal costs no database query.
+    page = render_to_string(
+        "security/request_too_large.html",
+        {"limit": settings.MAX_REQUEST_BODY, "editor_limit": settings.MAX_EDITOR_REQUEST_BODY},
+    )
+    return HttpResponse(page, status=413)
 
 
 def _email_key(group, request):
