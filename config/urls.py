@@ -31,7 +31,15 @@ if os.environ.get("BENCH_FLOOR") == "1":
 
     urlpatterns += [path("bench-floor/", floor)]
 
-urlpatterns += [path("", include(wagtail_urls))]
+urlpatterns += [
+    # Shadows Wagtail's page-password view (same address) with a rate-limited one.
+    path(
+        "_util/authenticate_with_password/<int:page_view_restriction_id>/<int:page_id>/",
+        security.page_password,
+        name="wagtailcore_authenticate_with_password",
+    ),
+    path("", include(wagtail_urls)),
+]
 
 # A database outage answers 503 with Retry-After instead of a generic 500 (home/errors.py).
 handler500 = "home.errors.server_error"

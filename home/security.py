@@ -1,10 +1,16 @@
-"""Request-level hardening: the client address every throttle trusts, the admin's CSP and the rate-limited password reset."""
+"""Request-level hardening: the client address every throttle trusts, the admin's CSP, the
+request body cap, the rate-limited password reset and page passwords."""
+
+import unicodedata
 
 from csp.middleware import CSPMiddleware
 from django.conf import settings
+from django.http import HttpResponse
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django_ratelimit.decorators import ratelimit
 from wagtail.admin.views.account import PasswordResetView
+from wagtail.views import authenticate_with_password
 
 
 def client_ip(request):
@@ -47,9 +53,45 @@ class ContentSecurityPolicyMiddleware(CSPMiddleware):
         return parts
 
 
+class RequestBodyLimitMiddleware:
+    """413 for a body over MAX_REQUEST_BODY (MAX_EDITOR_REQUEST_BODY for admin users), before
+    anything reads it.
+
+    DATA_UPLOAD_MAX_MEMORY_SIZE leaves files out: Django spools an uploaded file to disk whatever
+    its size, even one posted anonymously to the sign-in form. Django reads at most CONTENT_LENGTH
+    bytes of a body (none without it), so the declared length is the whole of what it would read.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > settings.MAX_REQUEST_BODY and (
+            length > settings.MAX_EDITOR_REQUEST_BODY
+            or not request.user.has_perm("wagtailadmin.access_admin")
+        ):
+            return _request_too_large()
+        return self.get_response(request)
+
+
+def _request_too_large():
+    # Without the request, so no context processor runs: a refusal costs no database query.
+    page = render_to_string(
+        "security/request_too_large.html",
+        {"limit": settings.MAX_REQUEST_BODY, "editor_limit": settings.MAX_EDITOR_REQUEST_BODY},
+    )
+    return HttpResponse(page, status=413)
+
+
 def _email_key(group, request):
-    # Case and spaces must not make the same address count as a new one.
-    return request.POST.get("email", "").strip().lower()
+    # Django mails every user whose address equals the typed one once both are NFKC-normalised
+    # and casefolded (PasswordResetForm.get_users), so that form is the mailbox: ED1@…, a long s
+    # (ſ) for s or full-width letters all reach the same user and must share one count.
+    return unicodedata.normalize("NFKC", request.POST.get("email", "").strip()).casefold()
 
 
 _password_reset = PasswordResetView.as_view()
@@ -72,3 +114,27 @@ def password_reset(request, *args, **kwargs):
     if getattr(request, "limited", False):
         return TemplateResponse(request, "security/too_many_requests.html", status=429)
     return _password_reset(request, *args, **kwargs)
+
+
+def _restriction_key(group, request):
+    return f"restriction:{request.resolver_match.kwargs['page_view_restriction_id']}"
+
+
+@ratelimit(
+    key="ip",
+    rate=lambda group, request: settings.PAGE_PASSWORD_RATE_PER_IP,
+    method="POST",
+    block=False,
+)
+@ratelimit(
+    key=_restriction_key,
+    rate=lambda group, request: settings.PAGE_PASSWORD_RATE_PER_RESTRICTION,
+    method="POST",
+    block=False,
+)
+def page_password(request, page_view_restriction_id, page_id):
+    """Wagtail's form for a password-protected page, refusing further guesses once either limit
+    is reached. Every POST counts, right or wrong: a guesser cannot tell them apart in advance."""
+    if getattr(request, "limited", False):
+        return TemplateResponse(request, "security/too_many_page_passwords.html", status=429)
+    return authenticate_with_password(request, page_view_restriction_id, page_id)

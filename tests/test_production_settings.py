@@ -89,3 +89,14 @@ def test_production_reads_every_allowed_host_and_trusted_origin(deployment_env):
     assert values["subdomains"] and values["ssl"]
     assert values["session_secure"] and values["session_httponly"] and values["csrf_secure"]
     assert values["exempt"] == [r"^healthz$", r"^readyz$"]
+
+
+@pytest.mark.parametrize(("proxies", "secure"), [("0", False), ("1", True)])
+def test_x_forwarded_proto_is_believed_only_behind_a_trusted_proxy(proxies, secure, deployment_env):
+    script = (
+        "from django.test import RequestFactory; "
+        "print(RequestFactory().get('/', HTTP_X_FORWARDED_PROTO='https').is_secure())"
+    )
+    result = run_manage("shell", "-c", script, TRUSTED_PROXY_COUNT=proxies, **deployment_env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == str(secure)

@@ -82,6 +82,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Before anything reads a body, after the user is known: editors may upload more.
+    "home.security.RequestBodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # A media upload while the object store is down: a readable 503, not a 500 (config/storage.py).
     "config.storage.ObjectStoreOutageMiddleware",
@@ -417,7 +419,25 @@ AXES_CLIENT_IP_CALLABLE = "home.security.client_ip"
 PASSWORD_RESET_RATE_PER_IP = os.environ.get("PASSWORD_RESET_RATE_PER_IP", "20/h")
 PASSWORD_RESET_RATE_PER_EMAIL = os.environ.get("PASSWORD_RESET_RATE_PER_EMAIL", "5/h")
 RATELIMIT_IP_META_KEY = "home.security.client_ip"
+# Passwords of password-protected pages (django-ratelimit): tries per client address, across all
+# pages, and per restriction from every address together, which caps a guesser spread over many
+# addresses (at the price of pausing that page's form for everyone until the hour is out).
+PAGE_PASSWORD_RATE_PER_IP = os.environ.get("PAGE_PASSWORD_RATE_PER_IP", "20/h")
+PAGE_PASSWORD_RATE_PER_RESTRICTION = os.environ.get("PAGE_PASSWORD_RATE_PER_RESTRICTION", "100/h")
 
 # Uploads: raster images only (SVG can carry script), documents always downloaded.
 WAGTAILIMAGES_EXTENSIONS = ["gif", "jpg", "jpeg", "png", "webp", "avif"]
 WAGTAILDOCS_SERVE_METHOD = "serve_view"
+# Request bodies over these sizes are refused with 413 before they are read
+# (home.security.RequestBodyLimitMiddleware): Django spools uploaded files to disk whatever their
+# size. Everyone: 2.5 MB, Django's DATA_UPLOAD_MAX_MEMORY_SIZE. Admin users: the largest upload
+# Wagtail accepts plus 1 MB for the form around it. Wagtail sets no limit on documents
+# (WAGTAILDOCS_MAX_UPLOAD_SIZE None), so this cap is theirs too.
+WAGTAILDOCS_MAX_UPLOAD_SIZE = None
+MAX_REQUEST_BODY = int(os.environ.get("MAX_REQUEST_BODY", 2_621_440))
+MAX_EDITOR_REQUEST_BODY = int(
+    os.environ.get(
+        "MAX_EDITOR_REQUEST_BODY",
+        max(WAGTAILIMAGES_MAX_UPLOAD_SIZE, WAGTAILDOCS_MAX_UPLOAD_SIZE or 0) + 1024 * 1024,
+    )
+)

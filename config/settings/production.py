@@ -1,5 +1,5 @@
 from .base import *  # noqa: F403
-from .base import env_bool, env_list, require_env
+from .base import TRUSTED_PROXY_COUNT, env_bool, env_list, require_env
 
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = require_env("SECRET_KEY")
@@ -16,7 +16,11 @@ if not ALLOWED_HOSTS:
     )
 require_env("DATABASE_URL")
 
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# "This came in over HTTPS" is believed only from a deployment that says a proxy stands in front
+# and sets the header (the same switch client_ip trusts X-Forwarded-For on); without one, any
+# client could claim it. gunicorn still recognises HTTPS from FORWARDED_ALLOW_IPS on its own.
+if TRUSTED_PROXY_COUNT > 0:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))  # noqa: F405
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True

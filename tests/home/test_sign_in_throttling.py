@@ -118,6 +118,18 @@ def test_password_reset_is_limited_per_email_address(editor):
     assert len(mail.outbox) == 5
 
 
+@pytest.mark.parametrize("spelling", ["ED1@EXAMPLE.TEST", "ed1@example.te\u017ft"])
+def test_no_spelling_of_the_address_escapes_the_per_email_limit(db, spelling):
+    # U+017F, the long s: PostgreSQL's case-insensitive match and Django's casefold make it an s.
+    User.objects.create_user("ed1", "ed1@example.test", PASSWORD, is_staff=True)
+    for n in range(5):
+        client = Client(REMOTE_ADDR=f"198.51.100.{n}")
+        assert request_reset(client, "ed1@example.test").status_code == 302
+    response = request_reset(Client(REMOTE_ADDR="198.51.100.50"), spelling)
+    assert response.status_code == 429
+    assert len(mail.outbox) == 5
+
+
 def test_password_reset_is_limited_per_address(client, settings, editor):
     settings.PASSWORD_RESET_RATE_PER_IP = "3/h"
     for n in range(3):

@@ -1,11 +1,16 @@
 """What an editor may upload, and how uploaded documents reach readers."""
 
+import io
+import os
 import struct
 import zlib
 
 import pytest
+from django.contrib.auth.models import Group, User
 from django.core.files.base import ContentFile
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
+from PIL import Image as PILImage
 from wagtail.documents.models import Document
 from wagtail.images.models import Image
 
@@ -79,3 +84,67 @@ def test_html_is_not_an_allowed_document_type(admin_client):
     )
     assert response.status_code == 200
     assert not Document.objects.exists()
+
+
+MB = 1024 * 1024
+
+
+def noise_png(megabytes):
+    """A PNG of random pixels, which do not compress: about `megabytes` MB on disk."""
+    side = int((megabytes * MB / 3) ** 0.5)
+    buffer = io.BytesIO()
+    PILImage.frombytes("RGB", (side, side), os.urandom(side * side * 3)).save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def post_form(client, path, fields):
+    """A browser's multipart POST; returns the response and the body stream the server got."""
+    payload = encode_multipart(BOUNDARY, fields)
+    body = io.BytesIO(payload)
+    response = client.generic("POST", path, payload, MULTIPART_CONTENT, **{"wsgi.input": body})
+    return response, body
+
+
+@pytest.fixture
+def editor_client(client, db):
+    editor = User.objects.create_user("editor", "editor@example.com", "x")
+    editor.groups.add(Group.objects.get(name="Editors"))
+    client.force_login(editor)
+    return client
+
+
+@pytest.mark.django_db
+def test_thirty_megabytes_posted_to_the_sign_in_form_are_refused_unread(client):
+    fields = {"username": "x", "password": "y", "file": SimpleUploadedFile("big", bytes(30 * MB))}
+    response, body = post_form(client, "/admin/login/", fields)
+    assert response.status_code == 413
+    assert "too large" in response.content.decode()
+    # Not a byte read, so nothing was spooled to a temporary file.
+    assert body.tell() == 0
+
+
+@pytest.mark.django_db
+def test_an_editor_uploads_a_five_megabyte_image(editor_client, settings):
+    png = noise_png(5)
+    assert len(png) > settings.MAX_REQUEST_BODY
+    response = upload_image(editor_client, "noise.png", png)
+    assert response.status_code == 302
+    assert Image.objects.get().file.size == len(png)
+
+
+@pytest.mark.django_db
+def test_a_signed_in_reader_gets_only_the_small_cap(client):
+    client.force_login(User.objects.create_user("reader", "reader@example.com", "x"))
+    file = SimpleUploadedFile("noise.png", noise_png(3))
+    response, body = post_form(client, "/admin/images/add/", {"title": "big", "file": file})
+    assert response.status_code == 413
+    assert body.tell() == 0
+
+
+@pytest.mark.django_db
+def test_an_editor_is_held_to_the_editor_cap(editor_client, settings):
+    settings.MAX_EDITOR_REQUEST_BODY = 3 * MB
+    file = SimpleUploadedFile("noise.png", noise_png(4))
+    response, _ = post_form(editor_client, "/admin/images/add/", {"title": "big", "file": file})
+    assert response.status_code == 413
+    assert not Image.objects.exists()
