@@ -5,16 +5,18 @@ from datetime import date, datetime, time, timedelta
 
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import (
+    BooleanField,
     Case,
     CharField,
     Exists,
+    F,
     OuterRef,
     Q,
     Subquery,
     Value,
     When,
 )
-from django.db.models.functions import Cast
+from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 from wagtail.models import Page, Revision, WorkflowState
 from wagtail.permission_policies.pages import PagePermissionPolicy
@@ -29,33 +31,105 @@ STATUS_LABELS = {
     LIVE: "Live",
     EXPIRED: "Expired",
 }
+# The other state a post can be in at the same time as its main one, as Wagtail's page
+# explorer words it ("live + draft"): changes saved after what is live or scheduled.
+NEWER_DRAFT = "draft"
 CALENDAR_WEEKS = 8
 
 
 def with_editorial_status(posts):
-    """Annotate each post with its status and scheduled go-live, in a fixed number of queries."""
+    """Annotate each post with its status, its scheduled go-live and whether it holds changes
+    newer than what is live or scheduled, in a fixed number of queries."""
     page_id = Cast(OuterRef("pk"), output_field=CharField())
     now = timezone.now()
     scheduled_revisions = Revision.page_revisions.filter(
         object_id=page_id, approved_go_live_at__isnull=False
     )
+    live_or_scheduled = Q(live=True) | Q(scheduled_at__isnull=False)
+    # Revision ids start at 1: 0 stands for "none", so a missing revision never matches.
+    newer_than_live_and_scheduled = (
+        Q(latest_revision__isnull=False)
+        & ~Q(latest_revision=Coalesce(F("live_revision"), Value(0)))
+        & ~Q(latest_revision=Coalesce(F("scheduled_revision_pk"), Value(0)))
+    )
     return posts.annotate(
         scheduled_at=Subquery(scheduled_revisions.values("approved_go_live_at")[:1]),
+        scheduled_revision_pk=Subquery(scheduled_revisions.values("pk")[:1]),
         in_review=Exists(
             WorkflowState.objects.active().filter(
                 base_content_type=ContentType.objects.get_for_model(Page), object_id=page_id
             )
         ),
+        # Wagtail flags expiry on its next pass; until then a past expire_at is expired too.
+        is_expired=Case(
+            When(Q(expired=True) | Q(expire_at__lte=now), then=Value(True)),
+            default=Value(False),
+            output_field=BooleanField(),
+        ),
+        # A draft is a second state only beside something live or scheduled; a post that
+        # was never either is simply a draft.
+        has_newer_draft=Case(
+            When(live_or_scheduled & newer_than_live_and_scheduled, then=Value(True)),
+            default=Value(False),
+            output_field=BooleanField(),
+        ),
+        # The main state. What readers see comes first, as in Wagtail's "live + scheduled".
         editorial_status=Case(
-            # Wagtail flags expiry on its next pass; until then a past expire_at is expired too.
-            When(Q(expired=True) | Q(expire_at__lte=now), then=Value(EXPIRED)),
+            When(is_expired=True, then=Value(EXPIRED)),
+            When(live=True, then=Value(LIVE)),
             When(scheduled_at__isnull=False, then=Value(SCHEDULED)),
             When(in_review=True, then=Value(IN_REVIEW)),
-            When(live=True, then=Value(LIVE)),
             default=Value(DRAFT),
             output_field=CharField(),
         ),
     )
+
+
+def status_parts(post):
+    """Every state the post is in, main one first, as Wagtail's explorer words it ("live +
+    scheduled", "live + in moderation", "live + draft"); we also say "scheduled + draft"
+    where the explorer says only "scheduled", because those changes will not go live."""
+    main = post.editorial_status
+    parts = [main]
+    if main == LIVE and post.scheduled_at:
+        parts.append(SCHEDULED)
+    if main in (LIVE, SCHEDULED):
+        if post.in_review:
+            parts.append(IN_REVIEW)
+        elif post.has_newer_draft:
+            # The revision in review is newer too; "+ in review" already says so.
+            parts.append(NEWER_DRAFT)
+    return parts
+
+
+def status_label(post):
+    """'Live', 'Live + draft', 'Scheduled + draft', 'Live + in review'..."""
+    first, *others = (STATUS_LABELS[part] for part in status_parts(post))
+    return " + ".join([first, *(other.lower() for other in others)])
+
+
+def with_status(posts, status):
+    """The posts whose label names `status`: "Live" finds a live post with a newer draft,
+    and so does "Draft"."""
+    current = Q(is_expired=False)
+    match status:
+        case "live":
+            return posts.filter(current, live=True)
+        case "scheduled":
+            return posts.filter(current, scheduled_at__isnull=False)
+        case "in_review":
+            return posts.filter(current, in_review=True)
+        case "draft":
+            return posts.filter(
+                Q(editorial_status=DRAFT)
+                | Q(
+                    editorial_status__in=(LIVE, SCHEDULED),
+                    in_review=False,
+                    has_newer_draft=True,
+                )
+            )
+        case _:
+            return posts.filter(editorial_status=status)
 
 
 def editorial_posts(user):

@@ -8,7 +8,15 @@ from wagtail_modeladmin.helpers import PageButtonHelper
 from wagtail_modeladmin.options import ModelAdmin
 from wagtail_modeladmin.views import IndexView
 
-from .editorial import SCHEDULED, STATUS_LABELS, editorial_posts, in_editor_zone
+from .editorial import (
+    SCHEDULED,
+    STATUS_LABELS,
+    editorial_posts,
+    in_editor_zone,
+    status_label,
+    status_parts,
+    with_status,
+)
 from .models import Author, BlogPage, Topic
 
 
@@ -29,7 +37,7 @@ class StatusFilter(ChoiceFilter):
 
     def queryset(self, request, queryset):
         if status := self.chosen():
-            return queryset.filter(editorial_status=status)
+            return with_status(queryset, status)
         return queryset
 
 
@@ -98,13 +106,13 @@ class PostButtonHelper(PageButtonHelper):
                     "url": reverse("wagtailadmin_pages:view_draft", args=[obj.pk]),
                     "label": "Preview",
                     "classname": "button button-secondary button-small",
-                    "title": f"Preview the newest draft of “{obj.title}” in a new tab",
+                    "title": f"Preview the newest draft of “{obj.draft_title}” in a new tab",
                 },
                 {
                     "url": reverse("blog_share_links", args=[obj.pk]),
                     "label": "Share draft",
                     "classname": "button button-secondary button-small",
-                    "title": f"Create a review link for “{obj.title}”",
+                    "title": f"Create a review link for “{obj.draft_title}”",
                 },
             ]
         return buttons
@@ -117,7 +125,7 @@ class PostsAdmin(ModelAdmin):
     menu_order = 150
     add_to_settings_menu = False
     list_display = (
-        "title",
+        "post_title",
         "status",
         "scheduled_for",
         "first_published",
@@ -126,7 +134,8 @@ class PostsAdmin(ModelAdmin):
         "last_edited",
     )
     list_filter = (StatusFilter, TopicFilter, AuthorFilter)
-    search_fields = ("title",)
+    # The title being worked on may not be live yet; editors search for the one they typed.
+    search_fields = ("title", "draft_title")
     list_per_page = 50
     ordering = ("-latest_revision_created_at", "-pk")
     button_helper_class = PostButtonHelper
@@ -135,11 +144,20 @@ class PostsAdmin(ModelAdmin):
     def get_queryset(self, request):
         return editorial_posts(request.user).order_by(*self.ordering)
 
+    @display(description="Title", ordering="draft_title")
+    def post_title(self, post):
+        # The newest draft's title, as in Wagtail's page explorer: the one the editor typed.
+        return post.draft_title or post.title
+
     @display(description="Status", ordering="editorial_status")
     def status(self, post):
-        label = STATUS_LABELS[post.editorial_status]
-        if post.editorial_status == SCHEDULED:
-            return format_html("{}<br><small>{}</small>", label, in_editor_zone(post.scheduled_at))
+        label = status_label(post)
+        parts = status_parts(post)
+        if SCHEDULED in parts:
+            label = format_html("{}<br><small>{}</small>", label, in_editor_zone(post.scheduled_at))
+        if post.live and post.has_newer_draft and post.draft_title != post.title:
+            # Readers still see the old title until the draft is published.
+            label = format_html("{}<br><small>Live title: {}</small>", label, post.title)
         return label
 
     @display(description="Scheduled go-live", ordering="scheduled_at")

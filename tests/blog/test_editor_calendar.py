@@ -119,6 +119,77 @@ def test_each_listed_post_links_to_its_editor_preview_and_share_screen(admin_cli
     assert f"/admin/blog/posts/{post.pk}/share-links/" in html
 
 
+def edit_title(post, title):
+    """What an editor does in the page editor: change the title and save a draft."""
+    post.refresh_from_db()
+    post.title = title
+    post.save_revision()
+
+
+@pytest.fixture
+def unpublished_changes(blog, author, topic, admin_user):
+    """Posts whose newest draft is not what readers see (or will see) yet."""
+    live = publish_post(blog, "Old headline", authors=[author], topics=[topic])
+    edit_title(live, "New headline")
+    scheduled = draft_post(blog, "Launch plan", authors=[author], topics=[topic])
+    schedule(scheduled, timezone.now() + timedelta(days=5))
+    edit_title(scheduled, "Launch plan, revised")
+    changing = publish_post(blog, "Price list", authors=[author], topics=[topic])
+    schedule(changing, timezone.now() + timedelta(days=2))
+    reviewed = publish_post(blog, "Pricing FAQ", authors=[author], topics=[topic])
+    edit_title(reviewed, "Pricing FAQ, corrected")
+    Workflow.objects.get(name="Moderators approval").start(reviewed, admin_user)
+    return {"live": live, "scheduled": scheduled, "changing": changing, "reviewed": reviewed}
+
+
+def test_a_live_post_with_a_newer_draft_shows_live_plus_draft_and_the_drafts_title(
+    admin_client, unpublished_changes
+):
+    listed = rows(admin_client.get(POSTS_URL))
+    assert "Old headline" not in " ".join(listed)
+    status = status_of(admin_client.get(POSTS_URL), "New headline")
+    assert status == "Live + draft Live title: Old headline"
+
+
+def test_a_scheduled_post_edited_after_approval_shows_scheduled_plus_draft(
+    admin_client, unpublished_changes
+):
+    status = status_of(admin_client.get(POSTS_URL), "Launch plan, revised")
+    assert status.startswith("Scheduled + draft")
+
+
+def test_a_live_post_with_a_scheduled_change_shows_live_plus_scheduled(
+    admin_client, unpublished_changes
+):
+    assert status_of(admin_client.get(POSTS_URL), "Price list").startswith("Live + scheduled")
+
+
+def test_a_live_post_whose_changes_await_review_shows_live_plus_in_review(
+    admin_client, unpublished_changes
+):
+    status = status_of(admin_client.get(POSTS_URL), "Pricing FAQ, corrected")
+    assert status == "Live + in review Live title: Pricing FAQ"
+
+
+def test_filtering_by_status_finds_each_post_under_every_state_its_label_names(
+    admin_client, unpublished_changes, newsroom
+):
+    def titles(status):
+        return set(rows(admin_client.get(POSTS_URL, {"status": status})))
+
+    assert titles("live") == {"New headline", "Price list", "Pricing FAQ, corrected", "Out there"}
+    assert titles("draft") == {"New headline", "Launch plan, revised", "Rough draft"}
+    assert titles("scheduled") == {"Launch plan, revised", "Price list", "Coming soon"}
+    assert titles("in_review") == {"Pricing FAQ, corrected", "Waiting for review"}
+
+
+def test_the_overview_finds_a_post_by_the_title_of_its_newest_draft(
+    admin_client, unpublished_changes
+):
+    found = rows(admin_client.get(POSTS_URL, {"q": "new headline"}))
+    assert len(found) == 1 and next(iter(found)).startswith("New headline")
+
+
 def count_queries(client, url):
     with CaptureQueriesContext(connection) as queries:
         assert client.get(url).status_code == 200
