@@ -1,7 +1,84 @@
-"""The admin forms of blog pages."""
+"""The admin forms of blog pages, topics and authors."""
 
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.utils import timezone
-from wagtail.admin.forms import WagtailAdminPageForm
+from django.utils.text import capfirst
+from wagtail.admin.forms import WagtailAdminModelForm, WagtailAdminPageForm
+from wagtail.admin.panels import get_edit_handler
+
+
+class CharacterLimitMixin:
+    """Every length-limited text field counts its characters as the editor types ("120 / 300
+    characters") and refuses on save what is over, saying by how much; nothing is cut.
+
+    Django renders `max_length` as the `maxlength` attribute, and browsers cut a paste at it
+    without a word: 378 characters pasted into the summary kept 300, mid-word. The limit
+    moves to a data attribute that static/js/character-count.js reads; max_length itself
+    still guards the database.
+    """
+
+    class Media:
+        js = ["js/character-count.js"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        headings = panel_headings(self._meta.model)
+        for name, field in self.fields.items():
+            limit = getattr(field, "max_length", None)
+            if not limit or field.widget.is_hidden:
+                continue
+            attrs = field.widget.attrs
+            attrs.pop("maxlength", None)
+            # Wagtail's own controllers (w-slug, w-sync...) may be on the widget already.
+            attrs["data-controller"] = join_tokens(attrs.get("data-controller"), "character-count")
+            attrs["data-action"] = join_tokens(
+                attrs.get("data-action"),
+                "input->character-count#update change->character-count#update",
+            )
+            attrs["data-character-count-limit-value"] = limit
+            label = headings.get(name) or capfirst(field.label or name)
+            field.validators = [
+                *(v for v in field.validators if not isinstance(v, MaxLengthValidator)),
+                WithinCharacterLimit(limit, label),
+            ]
+
+
+class WithinCharacterLimit(MaxLengthValidator):
+    """'Summary is 78 characters too long: it has 378 and the limit is 300.'"""
+
+    def __init__(self, limit, label):
+        super().__init__(limit)
+        self.label = label
+
+    def __call__(self, value):
+        over = len(value) - self.limit_value
+        if over > 0:
+            raise ValidationError(
+                f"{self.label} is {over} character{'s' if over != 1 else ''} too long: it has "
+                f"{len(value)} and the limit is {self.limit_value}. Shorten it to save; "
+                "nothing has been cut.",
+                code=self.code,
+            )
+
+
+def panel_headings(model):
+    """{field name: the heading its panel shows}, so a message names the field as the editor
+    sees it ("Title in search results", not the model's "title tag")."""
+    headings = {}
+
+    def walk(panel):
+        if getattr(panel, "field_name", None) and panel.heading:
+            headings[panel.field_name] = str(panel.heading)
+        for child in getattr(panel, "children", ()):
+            walk(child)
+
+    walk(get_edit_handler(model))
+    return headings
+
+
+def join_tokens(*tokens):
+    return " ".join(token for token in tokens if token)
 
 
 class ScheduledPageForm(WagtailAdminPageForm):
@@ -21,7 +98,7 @@ class ScheduledPageForm(WagtailAdminPageForm):
                 self.initial[name] = None
 
 
-class BlogPageForm(ScheduledPageForm):
+class BlogPageForm(CharacterLimitMixin, ScheduledPageForm):
     """The post editor: starts a new post with the writer's byline, and drops a stale schedule.
 
     A missing hero alt text is held back like Wagtail's other required fields while the editor
@@ -52,3 +129,7 @@ def start_with_signed_in_author(post, user):
         return
     link_model = post._meta.get_field("author_links").related_model
     post.author_links = [link_model(author=author)]
+
+
+class CharacterLimitModelForm(CharacterLimitMixin, WagtailAdminModelForm):
+    """The topic and author forms: the same character counts as the post editor."""

@@ -45,7 +45,7 @@ from . import chrome
 from .blocks import BodyBlock
 from .compiled import REQUEST_TIME, PagedIds, listing_shapes
 from .feeds import BlogAtom, BlogFeed
-from .forms import BlogPageForm
+from .forms import BlogPageForm, CharacterLimitModelForm
 from .fragments import ARTICLE, CARD, FEATURED_CARD, LISTED_POST, POST_META, render_fragments
 from .generation import first_since_change, remember
 from .panels import AtLeastOneChosenPanel
@@ -73,6 +73,7 @@ class Topic(index.Indexed, models.Model):
     )
 
     panels = [FieldPanel("name"), FieldPanel("slug"), FieldPanel("description")]
+    base_form_class = CharacterLimitModelForm
     search_fields = [index.SearchField("name"), index.AutocompleteField("name")]
 
     class Meta:
@@ -122,6 +123,7 @@ class Author(index.Indexed, models.Model):
         FieldPanel("bio"),
         FieldPanel("user"),
     ]
+    base_form_class = CharacterLimitModelForm
     search_fields = [index.SearchField("name"), index.AutocompleteField("name")]
 
     class Meta:

@@ -12,7 +12,7 @@ from wagtail.test.utils.form_data import (
 )
 
 from blog.models import BlogPage
-from tests.factories import make_topic
+from tests.factories import make_topic, publish_post
 
 pytestmark = pytest.mark.django_db
 
@@ -152,7 +152,6 @@ def test_every_field_an_editor_sees_explains_itself(admin_client, blog):
         wrapper = field.find_parent(attrs={"data-field-wrapper": True})
         help_node = wrapper.select_one(".help, [id$='-helptext']") if wrapper else None
         assert help_node is not None and help_node.get_text(strip=True), name
-    assert soup.select_one('textarea[name="summary"]')["maxlength"] == "300"
     text = soup.get_text(" ")
     assert "Title in search results" in text
     assert "Description in search results" in text
@@ -234,3 +233,63 @@ def test_a_draft_may_wait_for_its_topics(editor_client, editor, blog):
     draft = BlogPage.objects.get(slug="why-our-gpus-ran-hot").get_latest_revision_as_object()
     assert draft.topics == []
     assert draft.authors == [editor.author_profile]
+
+
+# The fields of the post editor with a length limit, and the limit the counter shows.
+LIMITED_POST_FIELDS = {
+    "title": 255,
+    "slug": 255,
+    "summary": 300,
+    "hero_alt": 1000,
+    "seo_title": 255,
+}
+# 378 characters of real words, as pasted from a draft document.
+PASTED_SUMMARY = ("Cooling faults slowed every training run last week, " * 8)[:377] + "."
+
+
+def counted_field(soup, name):
+    field = soup.select_one(f'[name="{name}"]')
+    assert field is not None, name
+    return field
+
+
+def test_every_length_limited_field_counts_characters_instead_of_cutting_them(
+    admin_client, blog, author, topic
+):
+    """The browser's maxlength cut pastes without a word; the count shows the limit instead."""
+    post = publish_post(blog, "Fan curves", authors=[author], topics=[topic])
+    response = admin_client.get(f"/admin/pages/{post.pk}/edit/")
+    soup = BeautifulSoup(response.content, "html.parser")
+    for name, limit in LIMITED_POST_FIELDS.items():
+        field = counted_field(soup, name)
+        assert not field.has_attr("maxlength"), name
+        assert "character-count" in field["data-controller"].split(), name
+        assert field["data-character-count-limit-value"] == str(limit), name
+    # Wagtail's own behaviour on these fields stays: the title fills in the slug.
+    assert "w-sync" in counted_field(soup, "title")["data-controller"].split()
+    assert "w-slug" in counted_field(soup, "slug")["data-controller"].split()
+    assert soup.select_one('script[src*="js/character-count.js"]') is not None
+
+
+def test_a_pasted_378_character_summary_is_refused_saying_by_how_much_and_nothing_is_cut(
+    admin_client, blog, author, topic, hero_image
+):
+    post = publish_post(blog, "Why our GPUs ran hot", authors=[author], topics=[topic])
+    revisions = post.revisions.count()
+    assert len(PASTED_SUMMARY) == 378
+    data = post_form(author, topic, hero_image, summary=PASTED_SUMMARY)
+    response = admin_client.post(f"/admin/pages/{post.pk}/edit/", data)
+    assert response.status_code == 200
+    assert "Summary is 78 characters too long: it has 378 and the limit is 300." in form_errors(
+        response
+    )
+    # Nothing was saved, and the editor still has every character to shorten.
+    assert post.revisions.count() == revisions
+    assert form_fields(response)["summary"].strip() == PASTED_SUMMARY
+
+
+def test_an_over_long_field_is_named_as_the_editor_sees_it(admin_client, blog, author, topic):
+    post = publish_post(blog, "Why our GPUs ran hot", authors=[author], topics=[topic])
+    data = post_form(author, topic, post.hero_image, seo_title="x" * 256)
+    response = admin_client.post(f"/admin/pages/{post.pk}/edit/", data)
+    assert "Title in search results is 1 character too long" in form_errors(response)

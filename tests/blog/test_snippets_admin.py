@@ -1,8 +1,10 @@
 """Editors manage topics and authors in the admin and choose them on a post."""
 
 import pytest
+from bs4 import BeautifulSoup
 from django.contrib.auth.models import User
 
+from blog.models import Topic
 from tests.factories import make_author, make_topic
 
 pytestmark = pytest.mark.django_db
@@ -38,3 +40,23 @@ def test_the_post_editor_offers_topic_and_author_choosers(editor_client, blog):
     html = response.content.decode()
     assert "/admin/snippets/choose/blog/topic/" in html
     assert "/admin/snippets/choose/blog/author/" in html
+
+
+def test_topic_and_author_names_count_characters_instead_of_cutting_them(editor_client):
+    for url in ("/admin/snippets/blog/topic/add/", "/admin/snippets/blog/author/add/"):
+        soup = BeautifulSoup(editor_client.get(url).content, "html.parser")
+        name = soup.select_one('[name="name"]')
+        assert not name.has_attr("maxlength"), url
+        assert "character-count" in name["data-controller"].split(), url
+        assert soup.select_one('script[src*="js/character-count.js"]') is not None, url
+
+
+def test_a_topic_name_over_its_limit_is_refused_saying_by_how_much(editor_client):
+    response = editor_client.post(
+        "/admin/snippets/blog/topic/add/", {"name": "G" * 83, "slug": "gpus", "description": ""}
+    )
+    assert response.status_code == 200
+    assert "Name is 3 characters too long: it has 83 and the limit is 80." in (
+        response.content.decode()
+    )
+    assert not Topic.objects.exists()
