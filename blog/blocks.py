@@ -1,6 +1,7 @@
 """The blocks an editor builds a post body from. Each block renders with its own template
 in templates/blocks/."""
 
+from django.core.exceptions import ValidationError
 from django.utils.functional import cached_property
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
@@ -72,19 +73,60 @@ class ParagraphBlock(blocks.RichTextBlock):
         template = "blocks/paragraph_block.html"
 
 
+class FigureValue(blocks.StructValue):
+    @property
+    def alt(self):
+        """What a screen reader says: nothing for a decorative picture; otherwise the alt text,
+        or the image's description from the library for figures saved before it was copied."""
+        if self.get("decorative"):
+            return ""
+        image = self.get("image")
+        return self.get("alt_text") or (image.description if image else "")
+
+
 class FigureBlock(blocks.StructBlock):
     image = ImageChooserBlock(help_text="Choose or upload the picture.")
     alt_text = blocks.TextBlock(
+        required=False,
         max_length=1000,
-        help_text="Describe what the picture shows for readers who cannot see it. Required.",
+        help_text="Describe what the picture shows for readers who cannot see it. Left empty, "
+        "the description given to the image in the library is used when you save.",
+    )
+    decorative = blocks.BooleanBlock(
+        required=False,
+        default=False,
+        label="Decorative picture",
+        help_text="Tick only if the picture adds nothing a reader would miss, such as an "
+        "ornament; screen readers then skip it and it needs no alt text.",
     )
     caption = blocks.CharBlock(
         required=False, max_length=300, help_text="Optional line shown under the picture."
     )
 
+    def clean(self, value):
+        image = value.get("image")
+        if image and not (value.get("alt_text") or "").strip() and not value.get("decorative"):
+            # The description typed at upload says what the picture shows: the editor should
+            # not have to type it twice.
+            value["alt_text"] = image.description
+        value = super().clean(value)
+        missing_alt = not (value.get("alt_text") or "").strip() and not value.get("decorative")
+        # A draft may wait, as Wagtail's required fields do; publishing may not.
+        if value.get("image") and missing_alt and not self.is_deferred_validation:
+            raise blocks.StructBlockValidationError(
+                block_errors={
+                    "alt_text": ValidationError(
+                        "Describe the picture for readers who cannot see it, or tick "
+                        "“Decorative picture” if it adds nothing they would miss."
+                    )
+                }
+            )
+        return value
+
     class Meta:
         icon = "image"
         template = "blocks/figure_block.html"
+        value_class = FigureValue
 
 
 class QuoteBlock(blocks.StructBlock):

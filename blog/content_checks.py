@@ -1,20 +1,22 @@
 """The blog's own checks, run by Wagtail's content checker beside its accessibility rules.
 
 They look at markers the templates print: `data-content-check="card-image"` on every card and
-hero picture, and on every summary `data-summary-limit` with `data-summary-fits`, which says
-"yes" only for a summary that is not empty and within the limit. Both checks reuse an evaluator
-axe ships with: a check given as function source would be compiled by axe with `new Function`,
-which the admin's CSP (no 'unsafe-eval') refuses, and then the checks panel runs no check at all.
-"""
+hero picture, `data-content-check="body-image"` on every picture of a post's body that the
+editor did not mark decorative, and on every summary `data-summary-limit` with
+`data-summary-fits`, which says "yes" only for a summary that is not empty and within the
+limit. The checks reuse an evaluator axe ships with: a check given as function source would be
+compiled by axe with `new Function`, which the admin's CSP (no 'unsafe-eval') refuses, and then
+the checks panel runs no check at all."""
 
 from wagtail.admin.userbar import ContentCheckerItem
 
 CARD_ALT_RULE = "cedana-card-alt-text"
+BODY_ALT_RULE = "cedana-body-image-alt-text"
 SUMMARY_RULE = "cedana-summary-length"
 
 
 class BlogContentCheckerItem(ContentCheckerItem):
-    axe_run_only = [*ContentCheckerItem.axe_run_only, CARD_ALT_RULE, SUMMARY_RULE]
+    axe_run_only = [*ContentCheckerItem.axe_run_only, CARD_ALT_RULE, BODY_ALT_RULE, SUMMARY_RULE]
     axe_custom_rules = [
         *ContentCheckerItem.axe_custom_rules,
         {
@@ -23,6 +25,16 @@ class BlogContentCheckerItem(ContentCheckerItem):
             "selector": 'img[data-content-check="card-image"]',
             "tags": ["best-practice"],
             "any": [f"{CARD_ALT_RULE}-check"],
+            "enabled": True,
+        },
+        {
+            # Axe's own image-alt rule accepts alt="", which is right only for decorative
+            # pictures; the template marks the others.
+            "id": BODY_ALT_RULE,
+            "impact": "serious",
+            "selector": 'img[data-content-check="body-image"]',
+            "tags": ["best-practice"],
+            "any": [f"{BODY_ALT_RULE}-check"],
             "enabled": True,
         },
         {
@@ -42,6 +54,11 @@ class BlogContentCheckerItem(ContentCheckerItem):
             "options": {"attribute": "alt"},
         },
         {
+            "id": f"{BODY_ALT_RULE}-check",
+            "evaluate": "attr-non-space-content-evaluate",
+            "options": {"attribute": "alt"},
+        },
+        {
             "id": f"{SUMMARY_RULE}-check",
             "evaluate": "attr-non-space-content-evaluate",
             "options": {"attribute": "data-summary-fits"},
@@ -52,6 +69,11 @@ class BlogContentCheckerItem(ContentCheckerItem):
         CARD_ALT_RULE: {
             "error_name": "Card picture has no alt text",
             "help_text": "Describe the hero image in “Hero image alt text” on the Content tab",
+        },
+        BODY_ALT_RULE: {
+            "error_name": "Picture in the post has no alt text",
+            "help_text": "Describe it in the picture block's “Alt text”, or tick “Decorative "
+            "picture” if it adds nothing a reader would miss",
         },
         SUMMARY_RULE: {
             "error_name": "Summary is empty or too long",

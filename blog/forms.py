@@ -112,6 +112,9 @@ class BlogPageForm(CharacterLimitMixin, ScheduledPageForm):
         if is_blank_new_post and instance is not None and instance._state.adding:
             start_with_signed_in_author(instance, kwargs.get("for_user"))
         super().__init__(*args, **kwargs)
+        # Left empty, the alt text comes from the image's description (BlogPage.clean), which
+        # also refuses it when there is none; a required field would refuse first.
+        self.fields["hero_alt"].required = False
 
     def _post_clean(self):
         super()._post_clean()

@@ -543,7 +543,8 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         max_length=ALT_TEXT_MAX_LENGTH,
         validators=[MaxLengthValidator(ALT_TEXT_MAX_LENGTH)],
         help_text="Describe the picture for readers who cannot see it: what it shows, not what "
-        "it means. Required; up to 1,000 characters.",
+        "it means. Left empty, the description given to the image in the library is used when "
+        "you save. Required to publish; up to 1,000 characters.",
     )
     featured = models.BooleanField(
         default=False,
@@ -702,6 +703,9 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
             raise ValidationError(
                 {"slug": f"“{self.slug}” is used by the blog itself; choose another slug."}
             )
+        if self.hero_image_id and not (self.hero_alt or "").strip():
+            # The description typed at upload says what the picture shows: asked once.
+            self.hero_alt = self.hero_image.description
         if self.hero_image_id and not (self.hero_alt or "").strip():
             raise ValidationError(
                 {"hero_alt": "Describe the hero image for readers who can't see it."}

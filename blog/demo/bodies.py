@@ -34,7 +34,7 @@ def _p(html: str) -> Block:
 
 
 def _img(alt: str, caption: str) -> Block:
-    return ("image", {"image": None, "alt_text": alt, "caption": caption})
+    return ("image", {"image": None, "alt_text": alt, "decorative": False, "caption": caption})
 
 
 def _quote(text: str, attribution: str = TEAM) -> Block:

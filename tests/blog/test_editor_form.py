@@ -12,7 +12,7 @@ from wagtail.test.utils.form_data import (
 )
 
 from blog.models import BlogPage
-from tests.factories import make_topic, publish_post
+from tests.factories import make_image, make_topic, publish_post
 
 pytestmark = pytest.mark.django_db
 
@@ -293,3 +293,83 @@ def test_an_over_long_field_is_named_as_the_editor_sees_it(admin_client, blog, a
     data = post_form(author, topic, post.hero_image, seo_title="x" * 256)
     response = admin_client.post(f"/admin/pages/{post.pk}/edit/", data)
     assert "Title in search results is 1 character too long" in form_errors(response)
+
+
+DESCRIPTION = "Two GPU boards on a bench, one with a scorched fan."
+
+
+def described_image():
+    """A picture uploaded with its description filled in, as the library asks."""
+    image = make_image("IMG_2041")
+    image.description = DESCRIPTION
+    image.save()
+    return image
+
+
+def test_hero_alt_text_left_empty_is_taken_from_the_images_description(
+    editor_client, editor, blog, topic
+):
+    data = post_form(editor.author_profile, topic, described_image(), hero_alt="", publish=True)
+    response = editor_client.post(add_url(blog), data)
+    assert response.status_code == 302, form_errors(response)
+    post = BlogPage.objects.get(slug="why-our-gpus-ran-hot")
+    assert post.live and post.hero_alt == DESCRIPTION
+
+
+def test_hero_alt_text_typed_by_the_editor_wins_over_the_description(
+    editor_client, editor, blog, topic
+):
+    data = post_form(editor.author_profile, topic, described_image(), publish=True)
+    assert editor_client.post(add_url(blog), data).status_code == 302
+    post = BlogPage.objects.get(slug="why-our-gpus-ran-hot")
+    assert post.hero_alt == "A rack of GPUs with a thermal camera overlay"
+
+
+def body_with_picture(image, **fields):
+    return streamfield([("image", {"image": image.pk, "alt_text": "", "caption": "", **fields})])
+
+
+def test_a_body_picture_left_without_alt_text_takes_the_images_description(
+    editor_client, editor, blog, topic, hero_image
+):
+    data = post_form(
+        editor.author_profile,
+        topic,
+        hero_image,
+        body=body_with_picture(described_image()),
+        publish=True,
+    )
+    response = editor_client.post(add_url(blog), data)
+    assert response.status_code == 302, form_errors(response)
+    post = BlogPage.objects.get(slug="why-our-gpus-ran-hot")
+    assert post.body[0].value["alt_text"] == DESCRIPTION
+    picture = BeautifulSoup(editor_client.get(post.url).content, "html.parser").select_one(
+        "figure.figure img"
+    )
+    assert picture["alt"] == DESCRIPTION
+
+
+def test_publishing_a_body_picture_with_no_alt_text_asks_for_one_or_for_decorative(
+    editor_client, editor, blog, topic, hero_image
+):
+    undescribed = make_image("IMG_2042")
+    data = post_form(
+        editor.author_profile, topic, hero_image, body=body_with_picture(undescribed), publish=True
+    )
+    response = editor_client.post(add_url(blog), data)
+    assert response.status_code == 200
+    # Block errors reach the page as data for the StreamField's script to show.
+    assert "Describe the picture for readers who cannot see it, or tick" in (
+        response.content.decode()
+    )
+    assert not BlogPage.objects.filter(live=True).exists()
+
+    decorative = body_with_picture(undescribed, decorative="on")
+    data = post_form(editor.author_profile, topic, hero_image, body=decorative, publish=True)
+    response = editor_client.post(add_url(blog), data)
+    assert response.status_code == 302, form_errors(response)
+    post = BlogPage.objects.get(slug="why-our-gpus-ran-hot")
+    picture = BeautifulSoup(editor_client.get(post.url).content, "html.parser").select_one(
+        "figure.figure img"
+    )
+    assert picture["alt"] == "" and not picture.has_attr("data-content-check")

@@ -6,9 +6,9 @@ import pytest
 from bs4 import BeautifulSoup
 from wagtail.test.utils.form_data import inline_formset, nested_form_data, rich_text, streamfield
 
-from blog.content_checks import CARD_ALT_RULE, SUMMARY_RULE
+from blog.content_checks import BODY_ALT_RULE, CARD_ALT_RULE, SUMMARY_RULE
 from blog.models import BlogPage
-from tests.factories import draft_post, publish_post
+from tests.factories import draft_post, make_image, publish_post
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,9 @@ def preview(client, post, mode=None, **changes):
             "hero_alt": changes.get("hero_alt", post.hero_alt),
             "author_links": saved_rows(post.author_links.all(), "author"),
             "topic_links": saved_rows(post.topic_links.all(), "topic"),
-            "body": streamfield([("paragraph", rich_text("<p>Unsaved words.</p>"))]),
+            "body": streamfield(
+                changes.get("body", [("paragraph", rich_text("<p>Unsaved words.</p>"))])
+            ),
             "comments": inline_formset([]),
             "seo_title": changes.get("seo_title", ""),
             "search_description": changes.get("search_description", ""),
@@ -221,3 +223,29 @@ def test_a_summary_over_its_limit_is_marked_for_the_checker(client, post):
     summary = soup(client.get(post.url)).select_one("[data-summary-limit]")
     assert len(summary.get_text(strip=True)) > 300
     assert summary["data-summary-fits"] == ""
+
+
+def test_the_checks_flag_a_body_picture_without_alt_text_unless_it_is_decorative(
+    admin_client, post
+):
+    """Axe's own image rule accepts alt="", which only a decorative picture should have."""
+    config = axe_configuration(admin_client.get(post.url))
+    assert BODY_ALT_RULE in config["options"]["runOnly"]
+    rules = {rule["id"]: rule for rule in config["spec"]["rules"]}
+    assert rules[BODY_ALT_RULE]["selector"] == 'img[data-content-check="body-image"]'
+    checks = {check["id"]: check for check in config["spec"]["checks"]}
+    assert checks[f"{BODY_ALT_RULE}-check"]["options"] == {"attribute": "alt"}
+    assert config["messages"][BODY_ALT_RULE]["error_name"] == "Picture in the post has no alt text"
+
+    # A draft may leave the alt text for later; its preview is what the checks run on.
+    undescribed = make_image("IMG_2041")
+    ornament = make_image("Divider")
+    body = [
+        ("image", {"image": undescribed.pk, "alt_text": "", "caption": ""}),
+        ("image", {"image": ornament.pk, "alt_text": "", "decorative": "on", "caption": ""}),
+    ]
+    pictures = soup(preview(admin_client, post, body=body)).select("figure.figure img")
+    assert len(pictures) == 2
+    flagged, decorative = pictures
+    assert flagged["data-content-check"] == "body-image" and flagged["alt"] == ""
+    assert not decorative.has_attr("data-content-check") and decorative["alt"] == ""
