@@ -218,7 +218,17 @@ def test_an_editor_writes_a_post_a_publisher_schedules_it_and_readers_see_it(sta
     open_new_post(editor, server, blog)
 
     editor.fill("#id_title", TITLE)
+    # A paste longer than the summary's limit is kept whole, and the counter says by how much
+    # it is over (the browser's maxlength used to cut it mid-word without a word).
+    editor.fill("#id_summary", SUMMARY * 6)
+    expect(editor.locator("#id_summary-character-count")).to_have_text(
+        f"{len(SUMMARY) * 6} / 300 characters ({len(SUMMARY) * 6 - 300} too many: shorten it to save)"
+    )
+    assert editor.input_value("#id_summary") == SUMMARY * 6
     editor.fill("#id_summary", SUMMARY)
+    expect(editor.locator("#id_summary-character-count")).to_have_text(
+        f"{len(SUMMARY)} / 300 characters"
+    )
     hero = editor.locator("[data-field-wrapper]:has(#id_hero_image)")
     choose_image(editor, hero, "Two GPU boards side by side")
     editor.fill("#id_hero_alt", "Two circuit boards on a bench, an older one on the left.")
