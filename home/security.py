@@ -1,6 +1,7 @@
 """Request-level hardening: the client address every throttle trusts, the admin's CSP, the
 request body cap, the rate-limited password reset and page passwords."""
 
+import functools
 import unicodedata
 
 from csp.middleware import CSPMiddleware
@@ -94,47 +95,55 @@ def _email_key(group, request):
     return unicodedata.normalize("NFKC", request.POST.get("email", "").strip()).casefold()
 
 
-_password_reset = PasswordResetView.as_view()
+def throttled(refusal_template, *limits):
+    """Refuse a view's POSTs with a readable 429 page once any limit is reached.
 
+    Each limit is (django-ratelimit key, name of the setting that holds its rate); every POST
+    counts, right or wrong, since a guesser cannot tell them apart in advance.
+    """
 
-@ratelimit(
-    key="ip",
-    rate=lambda group, request: settings.PASSWORD_RESET_RATE_PER_IP,
-    method="POST",
-    block=False,
-)
-@ratelimit(
-    key=_email_key,
-    rate=lambda group, request: settings.PASSWORD_RESET_RATE_PER_EMAIL,
-    method="POST",
-    block=False,
-)
-def password_reset(request, *args, **kwargs):
-    """Wagtail's admin password reset, refusing further e-mails once either limit is reached."""
-    if getattr(request, "limited", False):
-        return TemplateResponse(request, "security/too_many_requests.html", status=429)
-    return _password_reset(request, *args, **kwargs)
+    def decorate(view):
+        @functools.wraps(view)
+        def throttled_view(request, *args, **kwargs):
+            if getattr(request, "limited", False):
+                return TemplateResponse(request, refusal_template, status=429)
+            return view(request, *args, **kwargs)
+
+        for key, rate_setting in limits:
+            throttled_view = ratelimit(
+                key=key,
+                rate=lambda group, request, name=rate_setting: getattr(settings, name),
+                method="POST",
+                block=False,
+            )(throttled_view)
+        return throttled_view
+
+    return decorate
 
 
 def _restriction_key(group, request):
     return f"restriction:{request.resolver_match.kwargs['page_view_restriction_id']}"
 
 
-@ratelimit(
-    key="ip",
-    rate=lambda group, request: settings.PAGE_PASSWORD_RATE_PER_IP,
-    method="POST",
-    block=False,
+_password_reset = PasswordResetView.as_view()
+
+
+@throttled(
+    "security/too_many_requests.html",
+    ("ip", "PASSWORD_RESET_RATE_PER_IP"),
+    (_email_key, "PASSWORD_RESET_RATE_PER_EMAIL"),
 )
-@ratelimit(
-    key=_restriction_key,
-    rate=lambda group, request: settings.PAGE_PASSWORD_RATE_PER_RESTRICTION,
-    method="POST",
-    block=False,
+def password_reset(request, *args, **kwargs):
+    """Wagtail's admin password reset, refusing further e-mails once either limit is reached."""
+    return _password_reset(request, *args, **kwargs)
+
+
+@throttled(
+    "security/too_many_page_passwords.html",
+    ("ip", "PAGE_PASSWORD_RATE_PER_IP"),
+    (_restriction_key, "PAGE_PASSWORD_RATE_PER_RESTRICTION"),
 )
 def page_password(request, page_view_restriction_id, page_id):
     """Wagtail's form for a password-protected page, refusing further guesses once either limit
-    is reached. Every POST counts, right or wrong: a guesser cannot tell them apart in advance."""
-    if getattr(request, "limited", False):
-        return TemplateResponse(request, "security/too_many_page_passwords.html", status=429)
+    is reached."""
     return authenticate_with_password(request, page_view_restriction_id, page_id)
