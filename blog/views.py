@@ -5,14 +5,18 @@ from django.http import Http404
 from django.template.response import TemplateResponse
 from django.utils.cache import patch_cache_control
 
-from .share_links import DraftShareLink
+from .share_links import DraftShareLink, is_token_shaped
+
+NOT_SHARED = "This share link is unknown, revoked or expired."
 
 
 def shared_draft(request, token):
     """The newest draft of one post, for whoever holds a usable link; 404 otherwise."""
+    if not is_token_shaped(token):
+        raise Http404(NOT_SHARED)
     link = DraftShareLink.objects.usable().select_related("page").filter(token=token).first()
     if link is None:
-        raise Http404("This share link is unknown, revoked or expired.")
+        raise Http404(NOT_SHARED)
     draft = link.page.get_latest_revision_as_object()
     # A reviewer who happens to be signed in must still see the reader's page, no admin bar.
     request.user = AnonymousUser()
