@@ -15,6 +15,7 @@ from django.utils.dateparse import parse_datetime
 from tests.factories import (
     draft_post,
     make_author,
+    make_blog_index,
     make_topic,
     publish_brief_post,
     publish_post,
@@ -26,6 +27,18 @@ pytestmark = pytest.mark.django_db
 ATOM = "{http://www.w3.org/2005/Atom}"
 DC = "{http://purl.org/dc/elements/1.1/}"
 CONTENT = "{http://purl.org/rss/1.0/modules/content/}"
+
+
+# Text an editor types that means something in HTML.
+TYPED = "<script>alert(1)</script> <b>bold</b> AT&T &amp; co"
+
+
+def rendered(html):
+    """What a feed reader shows of an element it renders as HTML; it must find no element to
+    render (no script to run, no bold)."""
+    soup = BeautifulSoup(html, "html.parser")
+    assert soup.find(True) is None, html
+    return soup.get_text()
 
 
 def rss_items(response):
@@ -271,3 +284,26 @@ def test_a_longer_feed_costs_no_extra_queries(client, blog, author, topic, url):
     for n in range(4):
         publish_post(blog, f"Another post {n}", authors=[author], topics=[topic])
     assert queries_for_feed() == few
+
+
+def test_what_an_editor_types_reaches_a_feed_reader_as_typed(client, home, author):
+    topic = make_topic("Typed", description=TYPED)
+    blog = make_blog_index(home, title=TYPED, slug="typed", hero_intro=TYPED)
+    publish_post(blog, TYPED, slug="typed-post", summary=TYPED, authors=[author], topics=[topic])
+    for url in ("/typed/feed/", "/typed/topic/typed/feed/"):
+        channel = ElementTree.fromstring(client.get(url).content).find("channel")
+        item = channel.find("item")
+        # RSS says nothing of text or HTML: the reader decodes the XML and renders HTML.
+        assert rendered(channel.findtext("title")).startswith(TYPED)
+        assert rendered(channel.findtext("description")) == TYPED
+        assert rendered(item.findtext("title")) == TYPED
+        assert rendered(item.findtext("description")) == TYPED
+    for url in ("/typed/atom/", "/typed/topic/typed/atom/"):
+        feed = ElementTree.fromstring(client.get(url).content)
+        entry = feed.find(f"{ATOM}entry")
+        # Atom's titles and subtitle are text, shown as they decode; its summary is HTML.
+        assert feed.findtext(f"{ATOM}title").startswith(TYPED)
+        assert feed.findtext(f"{ATOM}subtitle") == TYPED
+        assert entry.findtext(f"{ATOM}title") == TYPED
+        assert entry.find(f"{ATOM}summary").get("type") == "html"
+        assert rendered(entry.findtext(f"{ATOM}summary")) == TYPED
