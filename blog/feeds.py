@@ -13,7 +13,7 @@ from django.utils.html import escape
 
 from .fragments import PostFragment, render_fragments
 from .generation import first_since_change
-from .seo import SHARE_IMAGE_SPEC, brand_name
+from .seo import SHARE_IMAGE_SPEC, absolute_url, brand_name, site_root_url
 
 DUBLIN_CORE = "http://purl.org/dc/elements/1.1/"
 RSS_CONTENT = "http://purl.org/rss/1.0/modules/content/"
@@ -257,15 +257,14 @@ def share_enclosure(request, post):
         # A lost media file costs the item its picture, not the whole feed.
         return None
     mime_type = mimetypes.guess_type(rendition.file.name)[0] or "image/jpeg"
-    return (request.build_absolute_uri(rendition.url), str(length), mime_type)
+    return (absolute_url(rendition.url, request), str(length), mime_type)
 
 
 def full_text(request, post):
     if not settings.BLOG_FEED_FULL_TEXT:
         return ""
     # Feed readers resolve links against the feed, not the site: make them absolute.
-    root = request.build_absolute_uri("/").rstrip("/")
-    return SITE_RELATIVE_LINK.sub(rf'\1="{root}/', str(post.body))
+    return SITE_RELATIVE_LINK.sub(rf'\1="{site_root_url(request)}/', str(post.body))
 
 
 class BlogAtom(BlogFeed):

@@ -214,3 +214,9 @@ def test_redis_serves_the_cache_across_requests(client, post, commit, redis_cach
     with commit():
         post.unpublish()
     assert "First post" not in titles(client.get("/blog/"))
+
+
+def test_robots_txt_names_the_sitemap_at_the_sites_address_whatever_the_host(client):
+    for host in ("127.0.0.1:20001", "localhost"):
+        response = client.get("/robots.txt", HTTP_HOST=host)
+        assert "Sitemap: http://localhost/sitemap.xml" in response.content.decode().splitlines()
