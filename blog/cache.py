@@ -27,6 +27,7 @@ from wagtail.models import Page, PageViewRestriction, Site
 from wagtail.signals import page_published, page_unpublished, post_page_move
 
 from home.health import PROBE_PATHS
+from home.middleware import site_id
 
 from .generation import bump_generation, content_key, lifetime_until_next_expiry
 from .models import Author, BlogPageAuthor, BlogPageTopic, Topic
@@ -126,7 +127,8 @@ def cache_key_for(request):
     variant = cache_variant(request)
     if variant is None:
         return None
-    address = f"{request.scheme}://{request.get_host()}{request.path}?{variant}"
+    # The site, not the Host header: a page names only its site's configured address.
+    address = f"{request.scheme}://{site_id(request)}{request.path}?{variant}"
     digest = hashlib.sha256(address.encode()).hexdigest()
     return f"{content_key(KEY_PREFIX)}:{digest}"
 

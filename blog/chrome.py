@@ -9,6 +9,8 @@ import functools
 from django.core.paginator import Paginator
 from django.template.loader import render_to_string
 
+from home.middleware import site_id
+
 from .fragments import post_id
 from .generation import remember
 from .seo import blog_index_meta
@@ -54,6 +56,5 @@ def listing_head(request, blog, *, topic, page, listed, entries):
     if getattr(request, "is_preview", False):  # the editor's unsaved title, not the live one
         return build()
     ids = [post_id(post) for post in listed]
-    address = f"{request.scheme}://{request.get_host()}"
-    name = f"listing-head:{blog.pk}:{topic and topic.pk}:{page.number}:{ids}:{address}"
+    name = f"listing-head:{blog.pk}:{topic and topic.pk}:{page.number}:{ids}:{site_id(request)}"
     return remember(name, build)

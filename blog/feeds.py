@@ -13,7 +13,7 @@ from django.utils.html import escape
 
 from .fragments import PostFragment, render_fragments
 from .generation import first_since_change
-from .seo import SHARE_IMAGE_SPEC, brand_name
+from .seo import SHARE_IMAGE_SPEC, absolute_url, brand_name, site_root_url
 
 DUBLIN_CORE = "http://purl.org/dc/elements/1.1/"
 RSS_CONTENT = "http://purl.org/rss/1.0/modules/content/"
@@ -52,7 +52,14 @@ class BlogFeed(Feed):
     """The newest readable posts of one blog, or of one topic in it. Query strings are ignored.
 
     Past routing, a feed costs one query for its posts' ids: each item is built once per post
-    and kept in the content cache (blog/fragments.py)."""
+    and kept in the content cache (blog/fragments.py).
+
+    What an editor typed is shown as typed. RSS cannot say whether a <title> or <description>
+    is text or HTML, and feed readers render both as HTML (descriptions by the spec, titles by
+    habit): so the channel's and each item's title and description are escaped as HTML once,
+    before the XML writer encodes them. A reader that decodes the XML and renders the HTML
+    shows "<script>" or "&amp;" literally and runs nothing. Atom declares which is which
+    (BlogAtom)."""
 
     feed_type = BlogRssFeed
     feed_name = "feed"
@@ -167,9 +174,13 @@ class BlogFeed(Feed):
             url += self.blog.reverse_subpage("topic_posts", kwargs={"slug": self.topic.slug})
         return url
 
+    def as_shown(self, text):
+        """Typed text as this format carries it to a reader (see the class docstring)."""
+        return escape(text)
+
     def title(self):
         name = self.blog.title if self.topic is None else f"{self.blog.title}: {self.topic.name}"
-        return f"{name} · {brand_name(self.request)}"
+        return self.as_shown(f"{name} · {brand_name(self.request)}")
 
     def link(self):
         return self.listing_url()
@@ -179,8 +190,8 @@ class BlogFeed(Feed):
 
     def description(self):
         if self.topic is not None and self.topic.description:
-            return self.topic.description
-        return self.blog.hero_intro or self.blog.title
+            return self.as_shown(self.topic.description)
+        return self.as_shown(self.blog.hero_intro or self.blog.title)
 
     def author_name(self):
         return brand_name(self.request)
@@ -189,7 +200,7 @@ class BlogFeed(Feed):
         return self.entries
 
     def item_title(self, entry):
-        return entry["title"]
+        return self.as_shown(entry["title"])
 
     def item_link(self, entry):
         return entry["link"]
@@ -224,8 +235,8 @@ def feed_entry(request, post):
     return {
         "title": post.title,
         "link": post.get_full_url(request),
-        # RSS <description> and Atom <summary type="html"> are HTML to a feed reader; the
-        # summary is plain text, so "<script>" typed into it must arrive as text.
+        # RSS <description> and Atom <summary type="html"> are HTML to a feed reader (see
+        # BlogFeed); the summary is plain text, so "<script>" typed into it must arrive as text.
         "description": escape(post.summary),
         "published": post.first_published_at,
         "updated": post.last_published_at,
@@ -246,20 +257,23 @@ def share_enclosure(request, post):
         # A lost media file costs the item its picture, not the whole feed.
         return None
     mime_type = mimetypes.guess_type(rendition.file.name)[0] or "image/jpeg"
-    return (request.build_absolute_uri(rendition.url), str(length), mime_type)
+    return (absolute_url(rendition.url, request), str(length), mime_type)
 
 
 def full_text(request, post):
     if not settings.BLOG_FEED_FULL_TEXT:
         return ""
     # Feed readers resolve links against the feed, not the site: make them absolute.
-    root = request.build_absolute_uri("/").rstrip("/")
-    return SITE_RELATIVE_LINK.sub(rf'\1="{root}/', str(post.body))
+    return SITE_RELATIVE_LINK.sub(rf'\1="{site_root_url(request)}/', str(post.body))
 
 
 class BlogAtom(BlogFeed):
     feed_type = BlogAtomFeed
     feed_name = "atom"
+
+    def as_shown(self, text):
+        # Atom's <title> and <subtitle> are text (no type="html"), which readers show as it is.
+        return text
 
     def subtitle(self):
         return self.description()

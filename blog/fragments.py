@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db.models import prefetch_related_objects
 from django.template.loader import get_template
-from wagtail.models import Site
 
 from config.storage import outage_seen
+from home.middleware import site_id
 
 from . import memory
 from .generation import content_key, shared_cache_enabled
@@ -114,9 +114,6 @@ def prepare(posts, lookups):
 
 
 def key_prefix(request):
-    # Links are relative on the post's own site and absolute elsewhere, and a page's head
-    # names its own address: one copy per site and per address it is reached at (one of
-    # ALLOWED_HOSTS).
-    site = Site.find_for_request(request)
-    address = f"{request.scheme}://{request.get_host()}"
-    return f"{content_key('fragment')}:{site.pk if site else 0}:{address}"
+    # Links are relative on the post's own site and absolute elsewhere, and absolute addresses
+    # come from the site's configured one, never the Host header: one copy per site.
+    return f"{content_key('fragment')}:{site_id(request)}"

@@ -5,9 +5,12 @@ Page models build a `PageMeta` in `get_context`; `templates/components/meta.html
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from urllib.parse import urljoin
 
+from django.conf import settings
 from django.utils.text import Truncator
 from wagtail.images.models import SourceImageIOError
+from wagtail.models import Site
 
 from home.models import SiteSettings
 
@@ -46,9 +49,23 @@ def plain(text):
     return Truncator(" ".join((text or "").split())).chars(DESCRIPTION_MAX_LENGTH)
 
 
+def site_root_url(request):
+    """The address of the site serving the request, as configured (Wagtail's Site), without a
+    trailing slash. Never the Host header: what is cached for a site is served to every port
+    and alias that reaches it, as Wagtail's own page URLs are."""
+    site = Site.find_for_request(request)
+    return site.root_url if site else settings.WAGTAILADMIN_BASE_URL.rstrip("/")
+
+
+def absolute_url(url, request):
+    """A link on this site (a picture's: relative, or absolute on a storage's own host) as an
+    absolute address."""
+    return urljoin(f"{site_root_url(request)}/", url)
+
+
 def absolute_page_url(page, request):
     # A page being previewed before its first save has no URL yet.
-    return page.get_full_url(request) or request.build_absolute_uri(request.path)
+    return page.get_full_url(request) or absolute_url(request.path, request)
 
 
 def share_image(image, request):
@@ -61,7 +78,7 @@ def share_image(image, request):
         # The original is unreadable (object store down, file lost): the page goes out without
         # a preview picture rather than not at all; the next request tries again.
         return "", None, None
-    return request.build_absolute_uri(rendition.url), rendition.width, rendition.height
+    return absolute_url(rendition.url, request), rendition.width, rendition.height
 
 
 def person_list(names):

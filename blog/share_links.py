@@ -1,5 +1,6 @@
 """Read-only links to a post's latest draft, for reviewers who have no admin account."""
 
+import re
 import secrets
 from datetime import timedelta
 
@@ -9,10 +10,18 @@ from django.urls import reverse
 from django.utils import timezone
 
 SHARE_LINK_DAYS = 7
+# What new_token() makes: 32 random bytes in unpadded base64url.
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{43}")
 
 
 def new_token():
     return secrets.token_urlsafe(32)
+
+
+def is_token_shaped(value):
+    """Whether `value` could be a token at all. Anything else never reaches the database, where
+    a NUL byte is an error (PostgreSQL) rather than no match."""
+    return TOKEN_SHAPE.fullmatch(value) is not None
 
 
 def default_expiry():

@@ -3,8 +3,10 @@ each.
 
 Wagtail looks both up on every request (Site.find_for_request, SiteSettings.for_request) and
 keeps them on the request. This middleware puts them there first, from the content cache, where
-they stay until a site or a setting changes (both bump the content generation). Without the
-content cache it steps aside and Wagtail looks them up as usual, only when a page needs them."""
+they stay until a site or a setting changes (both bump the content generation). Every site is
+remembered as one entry, and the request's picked from it as Wagtail would: a Host header, in
+whatever spelling, port or alias, adds no entry. Without the content cache it steps aside and
+Wagtail looks them up as usual, only when a page needs them."""
 
 import copy
 from contextlib import suppress
@@ -19,14 +21,47 @@ from .health import PROBE_PATHS
 from .models import SiteSettings
 
 
-def site_and_settings(request):
-    site = Site._find_for_request(request)
-    if site is None:
-        return None, None
-    # Routing starts from the root page as itself (site.root_page.specific, a query each time);
-    # fetched here, it is kept with the site.
-    site.root_page.specific  # noqa: B018
-    return site, SiteSettings.for_site(site)
+def every_site_and_settings():
+    """Each site, with its settings."""
+    sites = {}
+    for site in Site.objects.select_related("root_page"):
+        # Routing starts from the root page as itself (site.root_page.specific, a query each
+        # time); fetched here, it is kept with the site.
+        site.root_page.specific  # noqa: B018
+        sites[site] = SiteSettings.for_site(site)
+    return sites
+
+
+def matching_site(sites, hostname, port):
+    """The site Wagtail's get_site_for_hostname finds for a host name and port, of `sites`:
+    the one of that name and port, else the default site if it has that name, else the only
+    site of that name, else the default site (None if there is none)."""
+    named = [site for site in sites if site.hostname == hostname]
+    exact = [site for site in named if str(site.port) == port]
+    if exact:
+        return exact[0]
+    default = next((site for site in sites if site.is_default_site), None)
+    if default in named or len(named) != 1:
+        return default
+    return named[0]
+
+
+def find_site(request):
+    """Site.find_for_request, from the content cache when it is on (no query)."""
+    if shared_cache_enabled() and not hasattr(request, "_wagtail_site"):
+        # The same host and port Wagtail matches sites on (the host is one ALLOWED_HOSTS let in).
+        hostname = split_domain_port(request._get_raw_host())[0]
+        sites = remember("sites", every_site_and_settings)
+        request._wagtail_site = matching_site(list(sites), hostname, request.get_port())
+    return Site.find_for_request(request)
+
+
+def site_id(request):
+    """The site that serves this request (0 for none), for keys to name instead of the Host
+    header: any port, letter case or alias in it reaches the same site, and must not make another
+    copy of what is cached for it."""
+    site = find_site(request)
+    return site.pk if site else 0
 
 
 class SharedSiteMiddleware:
@@ -42,12 +77,8 @@ class SharedSiteMiddleware:
         return self.get_response(request)
 
     def attach_site(self, request):
-        # The same host and port Wagtail matches sites on (the host is one ALLOWED_HOSTS let in).
-        hostname = split_domain_port(request._get_raw_host())[0]
-        site, site_settings = remember(
-            f"site:{hostname}:{request.get_port()}", lambda: site_and_settings(request)
-        )
-        request._wagtail_site = site
+        site = find_site(request)  # found already if the page cache looked for it
+        site_settings = remember("sites", every_site_and_settings).get(site)
         if site_settings is not None:
             # The remembered settings are one object for every request this process serves:
             # this request's copy alone learns the request, as for_request() does for page URLs.

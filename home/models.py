@@ -6,11 +6,24 @@ from wagtail.admin.panels import FieldPanel, MultiFieldPanel
 from wagtail.contrib.settings.models import BaseSiteSetting, register_setting
 from wagtail.models import Page
 
+# What a browser's URL parser (WHATWG) ignores: tabs and newlines anywhere, and C0 controls and
+# spaces at either end.
+IGNORED_ANYWHERE = str.maketrans("", "", "\t\n\r")
+IGNORED_AT_THE_ENDS = "".join(map(chr, range(0x21)))
+
 
 def validate_link(value):
     """A header link is a path on this site ("/admin/") or an http(s) address, nothing else."""
-    if value.startswith("/") and not value.startswith("//"):
-        return
+    url = value.translate(IGNORED_ANYWHERE).strip(IGNORED_AT_THE_ENDS)
+    if url.startswith(("/", "\\")):
+        # Read as a browser reads it, where a backslash is a slash: "/\evil.example" and
+        # "/<tab>/evil.example" are "//evil.example", another site. (Django's redirect check,
+        # url_has_allowed_host_and_scheme, lets "/\<tab>\evil.example" through.)
+        if url.startswith("/") and url[1:2] not in ("/", "\\"):
+            return
+        raise ValidationError(
+            "A path on this site starts with a single / followed by something other than / or \\."
+        )
     try:
         URLValidator(schemes=["http", "https"])(value)
     except ValidationError as error:

@@ -5,7 +5,7 @@ content changes, as Django's {% cache %} does for a while.
         ...
     {% endremembered %}
 
-The name and the values after it, with the address the page is served at (links are relative
+The name and the values after it, with the site the page is served for (links are relative
 on the reader's own site), pick the copy; the content generation in every remembered name
 retires it at the next change readers could see. So the values must name everything the block
 shows that is not content (which blog, the reader's query). A preview shows an editor's
@@ -16,6 +16,7 @@ from django import template
 from django.utils.safestring import mark_safe
 
 from blog.generation import remember
+from home.middleware import site_id
 
 register = template.Library()
 
@@ -31,8 +32,7 @@ class RememberedNode(template.Node):
         if request is None or getattr(request, "is_preview", False):
             return self.nodelist.render(context)
         values = [value.resolve(context) for value in self.values]
-        address = f"{request.scheme}://{request.get_host()}"
-        name = f"block:{self.name.resolve(context)}:{address}:{values!r}"
+        name = f"block:{self.name.resolve(context)}:{site_id(request)}:{values!r}"
         return mark_safe(remember(name, lambda: str(self.nodelist.render(context))))  # noqa: S308
 
 

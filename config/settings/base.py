@@ -90,7 +90,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "wagtail.contrib.redirects.middleware.RedirectMiddleware",
     "blog.cache.PageCacheFetchMiddleware",
-    # After the page cache, so only pages rendered afresh look the site up (home/middleware.py).
+    # After the page cache, so only pages rendered afresh look the settings up; the page cache
+    # looks up only the site, which its keys name (home/middleware.py).
     "home.middleware.SharedSiteMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",

@@ -2,6 +2,7 @@
 
 import io
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 import time_machine
@@ -47,6 +48,36 @@ def titles(response):
 @pytest.fixture
 def post(blog, author, topic):
     return publish_post(blog, "First post", authors=[author], topics=[topic])
+
+
+# The site's address (its Site record says localhost, port 80) and the other ALLOWED_HOSTS, which
+# reach it as the default site, spelt with any port and letter case.
+HOST_SPELLINGS = [
+    *(f"localhost:{port}" for port in range(20001, 20011)),
+    "LOCALHOST",
+    "LocalHost:8080",
+    "127.0.0.1",
+    "127.0.0.1:20001",
+    "testserver",
+    "TestServer:443",
+]
+
+
+def cache_entries(settings):
+    return sorted(Path(settings.CACHES["default"]["LOCATION"]).iterdir())
+
+
+def share_picture(response):
+    soup = BeautifulSoup(response.content, "html.parser")
+    return soup.select_one('meta[property="og:image"]')["content"]
+
+
+def head_addresses(response):
+    soup = BeautifulSoup(response.content, "html.parser")
+    return [
+        tag.get("href") or tag.get("content")
+        for tag in soup.select("head [href], head meta[content^=http]")
+    ]
 
 
 def test_a_readers_second_visit_is_served_from_the_cache(client, post):
@@ -214,3 +245,39 @@ def test_redis_serves_the_cache_across_requests(client, post, commit, redis_cach
     with commit():
         post.unpublish()
     assert "First post" not in titles(client.get("/blog/"))
+
+
+def test_any_spelling_of_the_host_is_served_the_sites_one_cached_page(client, settings, post):
+    first = client.get(post.url, HTTP_HOST="LOCALHOST:20000")
+    assert first["X-Cache"] == "MISS"
+    stored = cache_entries(settings)
+    for host in HOST_SPELLINGS:
+        response = client.get(post.url, HTTP_HOST=host)
+        assert response["X-Cache"] == "HIT", host
+        assert response.content == first.content
+    assert cache_entries(settings) == stored
+    # Its absolute addresses are the site's, not those of the first reader's Host header.
+    assert share_picture(first).startswith("http://localhost/media/images/")
+
+
+def test_any_spelling_of_the_host_adds_no_cards_heads_headers_or_sites_to_the_cache(
+    client, settings, post
+):
+    """Pages the page cache passes by still build from the cached cards, heads, header and
+    site."""
+    uncached = [f"{post.url}?preview=1", "/blog/?preview=1"]
+    first = {url: client.get(url, HTTP_HOST="localhost") for url in uncached}
+    stored = cache_entries(settings)
+    responses = [
+        (url, client.get(url, HTTP_HOST=host)) for url in uncached for host in HOST_SPELLINGS
+    ]
+    assert cache_entries(settings) == stored
+    for url, response in responses:
+        assert response["X-Cache"] == "BYPASS"
+        assert head_addresses(response) == head_addresses(first[url]) != []
+
+
+def test_robots_txt_names_the_sitemap_at_the_sites_address_whatever_the_host(client):
+    for host in ("127.0.0.1:20001", "localhost"):
+        response = client.get("/robots.txt", HTTP_HOST=host)
+        assert "Sitemap: http://localhost/sitemap.xml" in response.content.decode().splitlines()

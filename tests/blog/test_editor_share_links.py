@@ -139,3 +139,24 @@ def test_a_bad_duration_is_refused_with_the_form_shown_again(admin_client, post)
     assert response.status_code == 200
     assert "Select a valid choice" in text(response)
     assert not DraftShareLink.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "%00",  # a NUL byte, which PostgreSQL refuses in a string
+        "x" * 43 + "%00",
+        "A" * 44,  # one character too long
+        "A" * 42,
+        "A" * 10_000,
+        "%E2%80%A6" * 43,  # the right length in characters, not in the token's alphabet
+        "A" * 42 + "=",
+        "A" * 42 + "%20",
+    ],
+)
+def test_a_malformed_token_shows_the_readable_not_found_page(client, admin_client, post, token):
+    create_link(admin_client, post)
+    response = client.get(f"/share/{token}/")
+    assert response.status_code == 404
+    assert "We couldn't find that page." in text(response)
+    assert "Draft headline" not in text(response)

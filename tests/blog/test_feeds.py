@@ -15,6 +15,7 @@ from django.utils.dateparse import parse_datetime
 from tests.factories import (
     draft_post,
     make_author,
+    make_blog_index,
     make_topic,
     publish_brief_post,
     publish_post,
@@ -26,6 +27,18 @@ pytestmark = pytest.mark.django_db
 ATOM = "{http://www.w3.org/2005/Atom}"
 DC = "{http://purl.org/dc/elements/1.1/}"
 CONTENT = "{http://purl.org/rss/1.0/modules/content/}"
+
+
+# Text an editor types that means something in HTML.
+TYPED = "<script>alert(1)</script> <b>bold</b> AT&T &amp; co"
+
+
+def rendered(html):
+    """What a feed reader shows of an element it renders as HTML; it must find no element to
+    render (no script to run, no bold)."""
+    soup = BeautifulSoup(html, "html.parser")
+    assert soup.find(True) is None, html
+    return soup.get_text()
 
 
 def rss_items(response):
@@ -76,10 +89,10 @@ def test_the_rss_feed_lists_posts_newest_first_with_everything_a_reader_needs(
     assert abs(published - newer.first_published_at) < timedelta(seconds=1)
 
     enclosure = first.find("enclosure")
-    assert enclosure.get("url").startswith("http://testserver/media/images/")
+    assert enclosure.get("url").startswith("http://localhost/media/images/")
     assert enclosure.get("type") == "image/png"
     assert int(enclosure.get("length")) > 0
-    assert client.get(enclosure.get("url").removeprefix("http://testserver")).status_code in {
+    assert client.get(enclosure.get("url").removeprefix("http://localhost")).status_code in {
         200,
         404,  # media is served by the web server in production, not by Django
     }
@@ -101,7 +114,7 @@ def test_the_atom_feed_carries_authors_dates_topics_and_the_hero_image(client, t
     assert parse_datetime(entry.findtext(f"{ATOM}updated")) == older.last_published_at
     assert [c.get("term") for c in entry.findall(f"{ATOM}category")] == ["GPU reliability"]
     enclosure = entry.find(f"{ATOM}link[@rel='enclosure']")
-    assert enclosure.get("href").startswith("http://testserver/media/images/")
+    assert enclosure.get("href").startswith("http://localhost/media/images/")
     assert enclosure.get("href").endswith(".png")
     assert int(enclosure.get("length")) > 0
 
@@ -143,7 +156,7 @@ def test_full_text_feeds_carry_the_body_with_absolute_links(client, settings, bl
         ],
     )
     item = rss_items(client.get("/blog/feed/"))[0]
-    assert 'href="http://testserver/blog/other/"' in item.findtext(f"{CONTENT}encoded")
+    assert 'href="http://localhost/blog/other/"' in item.findtext(f"{CONTENT}encoded")
     entry = atom_entries(client.get("/blog/atom/"))[0]
     content = entry.find(f"{ATOM}content")
     assert content.get("type") == "html"
@@ -271,3 +284,26 @@ def test_a_longer_feed_costs_no_extra_queries(client, blog, author, topic, url):
     for n in range(4):
         publish_post(blog, f"Another post {n}", authors=[author], topics=[topic])
     assert queries_for_feed() == few
+
+
+def test_what_an_editor_types_reaches_a_feed_reader_as_typed(client, home, author):
+    topic = make_topic("Typed", description=TYPED)
+    blog = make_blog_index(home, title=TYPED, slug="typed", hero_intro=TYPED)
+    publish_post(blog, TYPED, slug="typed-post", summary=TYPED, authors=[author], topics=[topic])
+    for url in ("/typed/feed/", "/typed/topic/typed/feed/"):
+        channel = ElementTree.fromstring(client.get(url).content).find("channel")
+        item = channel.find("item")
+        # RSS says nothing of text or HTML: the reader decodes the XML and renders HTML.
+        assert rendered(channel.findtext("title")).startswith(TYPED)
+        assert rendered(channel.findtext("description")) == TYPED
+        assert rendered(item.findtext("title")) == TYPED
+        assert rendered(item.findtext("description")) == TYPED
+    for url in ("/typed/atom/", "/typed/topic/typed/atom/"):
+        feed = ElementTree.fromstring(client.get(url).content)
+        entry = feed.find(f"{ATOM}entry")
+        # Atom's titles and subtitle are text, shown as they decode; its summary is HTML.
+        assert feed.findtext(f"{ATOM}title").startswith(TYPED)
+        assert feed.findtext(f"{ATOM}subtitle") == TYPED
+        assert entry.findtext(f"{ATOM}title") == TYPED
+        assert entry.find(f"{ATOM}summary").get("type") == "html"
+        assert rendered(entry.findtext(f"{ATOM}summary")) == TYPED
