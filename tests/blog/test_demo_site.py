@@ -117,3 +117,12 @@ def test_the_demo_command_adds_synthetic_posts_on_request(demo_site, client):
     call_command("load_demo", posts=15, stdout=open("/dev/null", "w"))  # noqa: SIM115
     assert BlogPage.objects.count() == 28
     assert "All posts · 28" in visible_text(client.get("/blog/"))
+
+
+def test_the_demo_served_where_make_run_serves_it_links_there(demo_site, client):
+    call_command("load_demo", address="127.0.0.1:8000", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    index = visible_text(client.get("/blog/"))
+    feed = client.get("/blog/feed/").content.decode()
+    assert "All posts · 13" in index
+    assert "<link>http://127.0.0.1:8000/blog/" in feed
+    assert "http://localhost" not in feed

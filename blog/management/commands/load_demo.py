@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.files.images import ImageFile
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 from wagtail.embeds.embeds import get_embed_hash
@@ -81,15 +81,24 @@ class Command(BaseCommand):
             help="Make sure N synthetic posts exist besides the reference ones (for benchmarks).",
         )
         parser.add_argument(
+            "--address",
+            metavar="HOST:PORT",
+            help="The address the demo is served at (e.g. 127.0.0.1:8000). Canonical links, "
+            "feeds, share pictures and the sitemap name the site's address, whatever Host a "
+            "reader sends; Wagtail's default is localhost:80.",
+        )
+        parser.add_argument(
             "--no-admin",
             action="store_true",
             help="Do not create the demo 'admin' superuser.",
         )
 
-    def handle(self, *args, posts=0, no_admin=False, **options):
+    def handle(self, *args, posts=0, no_admin=False, address=None, **options):
         with transaction.atomic():
             user = None if no_admin else self.ensure_admin()
             home = self.ensure_home()
+            if address:
+                self.set_site_address(address)
             self.ensure_site_settings(home)
             index = self.ensure_blog_index(home)
             topics = self.ensure_topics()
@@ -141,6 +150,12 @@ class Command(BaseCommand):
             site.root_page = home
             site.save()
         return home
+
+    def set_site_address(self, address):
+        hostname, _, port = address.rpartition(":")
+        if not hostname or not port.isdigit():
+            raise CommandError(f"--address takes HOST:PORT, e.g. 127.0.0.1:8000, not {address!r}.")
+        Site.objects.filter(is_default_site=True).update(hostname=hostname, port=int(port))
 
     def ensure_site_settings(self, home):
         site = Site.objects.get(is_default_site=True)
