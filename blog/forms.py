@@ -89,6 +89,11 @@ class ScheduledPageForm(WagtailAdminPageForm):
     (wagtail #13896). A past go-live time means "now", so dropping it changes nothing.
     """
 
+    class Media:
+        # The schedule is edited on the Publishing tab (blog.panels.schedule_panels), so the
+        # status side panel's "Set schedule" would open a dialog this editor does not have.
+        css = {"all": ["css/editor-schedule.css"]}
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         now = timezone.now()

@@ -48,7 +48,7 @@ from .feeds import BlogAtom, BlogFeed
 from .forms import BlogPageForm, CharacterLimitModelForm
 from .fragments import ARTICLE, CARD, FEATURED_CARD, LISTED_POST, POST_META, render_fragments
 from .generation import first_since_change, remember
-from .panels import AtLeastOneChosenPanel
+from .panels import AtLeastOneChosenPanel, schedule_panels
 from .previews import BlogPagePreviewMixin
 from .seo import post_meta
 from .share_links import DraftShareLink  # noqa: F401  (registers the model with the blog app)
@@ -632,7 +632,7 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         [
             ObjectList(content_panels, heading="Content"),
             ObjectList(card_panels, heading="Card & SEO"),
-            ObjectList(Page.settings_panels, heading="Publishing"),
+            ObjectList(schedule_panels(), heading="Publishing"),
         ]
     )
 

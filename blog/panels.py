@@ -1,7 +1,10 @@
 """Admin panels of the post editor."""
 
+from django.utils import timezone
+from django.utils.functional import lazy
 from modelcluster.forms import BaseChildFormSet
-from wagtail.admin.panels import MultipleChooserPanel
+from wagtail.admin.panels import CommentPanel, FieldPanel, MultiFieldPanel, MultipleChooserPanel
+from wagtail.admin.widgets import AdminDateTimeInput
 
 
 class OpensWithChosenRowsFormSet(BaseChildFormSet):
@@ -42,3 +45,60 @@ class AtLeastOneChosenPanel(MultipleChooserPanel):
         )
         options["formsets"][self.relation_name]["formset"] = formset
         return options
+
+
+class MinuteDateTimeInput(AdminDateTimeInput):
+    """Wagtail's date and time picker, offering every 5 minutes where it lists whole hours.
+
+    `step` is the picker's own option (jquery.datetimepicker, default 60); Wagtail passes
+    get_config() to it unchanged. Any minute can still be typed: the field keeps
+    WAGTAIL_DATETIME_FORMAT ("2027-03-12 09:32").
+    """
+
+    def get_config(self):
+        return {**super().get_config(), "step": 5}
+
+
+def _times_are_in_your_zone():
+    return (
+        f"Times are in {timezone.get_current_timezone_name()}, your time zone "
+        "(change it under Account → Preferences)."
+    )
+
+
+# Worked out as the form is shown: the admin switches to each editor's own zone per request.
+TIMES_ARE_IN_YOUR_ZONE = lazy(_times_are_in_your_zone, str)()
+
+
+def schedule_panels():
+    """The Publishing tab: go-live and expiry as plain fields, saved with Save draft or Publish.
+
+    Wagtail keeps them in a "Set schedule" dialog behind the status side panel, which saves
+    and reloads the whole editor; ScheduledPageForm hides that dialog's button.
+    """
+    return [
+        MultiFieldPanel(
+            [
+                FieldPanel(
+                    "go_live_at",
+                    heading="Go live at",
+                    widget=MinuteDateTimeInput(),
+                    help_text="When readers first see the post (or these changes, if it is "
+                    "already live). Leave empty to publish as soon as it is approved or "
+                    "published.",
+                ),
+                FieldPanel(
+                    "expire_at",
+                    heading="Expire at",
+                    widget=MinuteDateTimeInput(),
+                    help_text="When the post is taken down again: readers no longer find it, "
+                    "and you can publish it again later. Leave empty to keep it up.",
+                ),
+            ],
+            heading="Schedule",
+            help_text=TIMES_ARE_IN_YOUR_ZONE,
+        ),
+        # Wagtail's comments need their (invisible) panel in the form; it came with
+        # Page.settings_panels, which this tab replaces.
+        CommentPanel(),
+    ]

@@ -1,6 +1,6 @@
 from wagtail import hooks
 
-from . import editor_hooks, snippets  # noqa: F401  (Posts overview, calendar, share links, content checks; Topics and Authors)
+from . import editor_hooks, schedule_messages, snippets  # noqa: F401  (Posts overview, calendar, share links, content checks; schedule messages; Topics and Authors)
 from .dashboard import ScheduledPublishingPanel
 
 

@@ -47,7 +47,7 @@ def edit_url(page):
 def edit_form_data(client, page, **changes):
     """What the browser posts from the page's edit form as it opens, with `changes` typed in.
 
-    Every input the server renders is carried back as is, including the hidden schedule
+    Every input the server renders is carried back as is, including the Publishing tab's schedule
     fields; only the StreamField body, which the admin's JavaScript builds, is filled in here.
     """
     response = client.get(edit_url(page))

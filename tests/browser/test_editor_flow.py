@@ -21,6 +21,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 from wagtail.models import Page, Revision
 
+from blog.editorial import in_editor_zone
 from blog.models import Author, BlogIndexPage, BlogPage, Topic
 from blog.roles import EDITORS, PUBLISHERS, REVIEW_WORKFLOW
 from blog.share_links import DraftShareLink
@@ -177,7 +178,9 @@ def let_autosave_finish(page):
 def save_draft(page):
     let_autosave_finish(page)
     page.locator("footer").get_by_role("button", name="Save draft").click()
-    go_ahead_if_asked(page, "Save draft", re.compile(r"created\.|has been updated"))
+    go_ahead_if_asked(
+        page, "Save draft", re.compile(r"created\.|has been updated|saved as a draft")
+    )
     page.wait_for_url(re.compile(r"/admin/pages/\d+/edit/"))
 
 
@@ -280,17 +283,26 @@ def test_an_editor_writes_a_post_a_publisher_schedules_it_and_readers_see_it(sta
     publisher.wait_for_url(re.compile(rf"/admin/pages/{post.pk}/edit/"))
     publisher.get_by_role("tab", name="Card & SEO").click()
     publisher.check("#id_featured")
+    # The schedule is a pair of fields on the Publishing tab, saved with the draft; the status
+    # panel shows it but no longer offers a dialog of its own.
     publisher.get_by_role("button", name="Toggle status").click()
-    publisher.get_by_role("button", name="Set schedule").click()
-    go_live = timezone.localtime() + timedelta(minutes=2)
+    expect(publisher.get_by_text("No publishing schedule set")).to_be_visible()
+    expect(publisher.get_by_role("button", name="Set schedule")).to_be_hidden()
+    publisher.get_by_role("button", name="Toggle status").click()
+    publisher.get_by_role("tab", name="Publishing").click()
+    go_live = (timezone.localtime() + timedelta(minutes=10)).replace(second=0, microsecond=0)
     publisher.fill("#id_go_live_at", go_live.strftime("%Y-%m-%d %H:%M"))
-    schedule = publisher.locator("#schedule-publishing-dialog")
-    # Typed, not picked; the picker's calendar stays over the dialog's button, so the button is
-    # pressed from script.
-    schedule.get_by_role("button", name="Save schedule").evaluate("button => button.click()")
-    expect(publisher.locator(".messages")).to_contain_text("has been updated")
+    publisher.get_by_role("tab", name="Publishing").click()  # closes the date picker
+    save_draft(publisher)
+    when = in_editor_zone(go_live)
+    expect(publisher.locator(".messages")).to_contain_text(
+        f"It will be scheduled to go live on {when} once a Publisher approves it."
+    )
     open_action_menu(publisher)
-    publisher.get_by_role("button", name="Approve and Publish", exact=True).click()
+    publisher.get_by_role("button", name="Approve and schedule", exact=True).click()
+    expect(publisher.locator(".messages")).to_contain_text(
+        f"“{TITLE}” is scheduled to go live on {when}."
+    )
     # Approved with a go-live ahead, the post waits: the listing it returns to says so.
     expect(publisher.locator("tr", has_text=TITLE)).to_contain_text(re.compile("scheduled", re.I))
 
