@@ -22,7 +22,7 @@ $(VENV)/.installed: requirements.lock pyproject.toml
 
 run: install ## install, migrate, load the demo content and serve http://127.0.0.1:8000 with the scheduler
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py load_demo --address 127.0.0.1:8000
+	$(PY) manage.py load_demo --address 127.0.0.1:8000 --prepare-pictures
 	@echo "Site: http://127.0.0.1:8000/blog/  Admin: http://127.0.0.1:8000/admin/ (admin / admin)"
 	trap 'kill 0' EXIT; $(PY) manage.py run_scheduler & $(PY) manage.py runserver 127.0.0.1:8000
 

@@ -20,6 +20,7 @@ from blog.demo.drawings import draw, draw_generated
 from blog.demo.generate import generate_posts
 from blog.demo.posts import POSTS
 from blog.models import Author, BlogIndexPage, BlogPage, BlogPageAuthor, BlogPageTopic, Topic
+from blog.renditions import prepare_every_picture
 from home.models import HomePage, SiteSettings
 
 DEMO_EMBED_URL = "https://vimeo.com/76979871"
@@ -88,12 +89,20 @@ class Command(BaseCommand):
             "reader sends; Wagtail's default is localhost:80.",
         )
         parser.add_argument(
+            "--prepare-pictures",
+            action="store_true",
+            help="Make every picture size the reference posts' pages, previews and editor show "
+            "now, so the first reader or editor waits for none (about a second a picture).",
+        )
+        parser.add_argument(
             "--no-admin",
             action="store_true",
             help="Do not create the demo 'admin' superuser.",
         )
 
-    def handle(self, *args, posts=0, no_admin=False, address=None, **options):
+    def handle(
+        self, *args, posts=0, no_admin=False, address=None, prepare_pictures=False, **options
+    ):
         with transaction.atomic():
             user = None if no_admin else self.ensure_admin()
             home = self.ensure_home()
@@ -113,6 +122,10 @@ class Command(BaseCommand):
         if posts:
             made = self.ensure_generated_posts(index, posts, list(topics.values()), author)
             self.stdout.write(f"Synthetic posts: {made} created, {posts - made} already there.")
+        if prepare_pictures:
+            reference = BlogPage.objects.child_of(index).filter(slug__in=[p["slug"] for p in POSTS])
+            prepared = prepare_every_picture(reference.select_related("hero_image"))
+            self.stdout.write(f"Pictures: prepared every size of {prepared} images.")
 
     def ensure_admin(self):
         user_model = get_user_model()
