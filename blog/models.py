@@ -637,6 +637,9 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
     )
 
     class Meta:
+        # The editor's word everywhere Wagtail names the type: "Posts", "Add post", "post".
+        verbose_name = "post"
+        verbose_name_plural = "posts"
         indexes = [
             # The featured slot's query finds the few flagged posts without reading every post.
             models.Index(

@@ -5,6 +5,7 @@ import io
 import os
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.files.images import ImageFile
 from django.core.management.base import BaseCommand, CommandError
@@ -158,9 +159,11 @@ class Command(BaseCommand):
             )
             home.save_revision().publish()
         if site is None:
-            Site.objects.create(hostname="localhost", port=80, root_page=home, is_default_site=True)
-        elif site.root_page_id != home.pk:
+            site = Site(hostname="localhost", port=80, is_default_site=True)
+        if site.root_page_id != home.pk or not site.site_name:
             site.root_page = home
+            # The admin's dashboard greets editors with the site's name, else its host name.
+            site.site_name = site.site_name or settings.WAGTAIL_SITE_NAME
             site.save()
         return home
 
