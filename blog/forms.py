@@ -103,6 +103,12 @@ class ScheduledPageForm(WagtailAdminPageForm):
                 self.initial[name] = None
 
 
+ADDRESS_TAKEN = "Another post already has the address “{slug}”. Choose a different one."
+ADDRESS_INVALID = (
+    "An address may only hold letters, numbers, hyphens and underscores, e.g. “gpu-checkpoints”."
+)
+
+
 class BlogPageForm(CharacterLimitMixin, ScheduledPageForm):
     """The post editor: starts a new post with the writer's byline, and drops a stale schedule.
 
@@ -120,6 +126,25 @@ class BlogPageForm(CharacterLimitMixin, ScheduledPageForm):
         # Left empty, the alt text comes from the image's description (BlogPage.clean), which
         # also refuses it when there is none; a required field would refuse first.
         self.fields["hero_alt"].required = False
+
+    def clean(self):
+        cleaned_data = super().clean()
+        if self.has_error("slug"):
+            self.errors["slug"] = self.error_class(
+                [self.in_address_words(message) for message in self.errors["slug"]]
+            )
+        return cleaned_data
+
+    def in_address_words(self, message):
+        """Wagtail's and Django's messages about the field say "slug"; the editor's field is
+        called Address."""
+        if "slug" not in message.lower():
+            return message
+        slug = self.data.get(self.add_prefix("slug"), "")
+        siblings = self.parent_page.get_children().exclude(pk=self.instance.pk)
+        if slug and siblings.filter(slug=slug).exists():
+            return ADDRESS_TAKEN.format(slug=slug)
+        return ADDRESS_INVALID
 
     def _post_clean(self):
         super()._post_clean()

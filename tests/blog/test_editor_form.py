@@ -373,3 +373,24 @@ def test_publishing_a_body_picture_with_no_alt_text_asks_for_one_or_for_decorati
         "figure.figure img"
     )
     assert picture["alt"] == "" and not picture.has_attr("data-content-check")
+
+
+def test_an_address_already_taken_is_refused_in_the_editors_words(
+    admin_client, blog, author, topic, hero_image
+):
+    publish_post(blog, "Why our GPUs ran hot", authors=[author], topics=[topic])
+    response = admin_client.post(add_url(blog), post_form(author, topic, hero_image))
+    errors = form_errors(response)
+    assert "Another post already has the address “why-our-gpus-ran-hot”." in errors
+    assert "slug" not in errors.lower()
+
+
+def test_an_address_with_spaces_is_refused_in_the_editors_words(
+    admin_client, blog, author, topic, hero_image
+):
+    response = admin_client.post(
+        add_url(blog), post_form(author, topic, hero_image, slug="why our gpus ran hot?")
+    )
+    errors = form_errors(response)
+    assert "An address may only hold letters, numbers, hyphens and underscores" in errors
+    assert "slug" not in errors.lower()
