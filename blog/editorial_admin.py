@@ -139,6 +139,7 @@ class PostsAdmin(ModelAdmin):
     list_per_page = 50
     ordering = ("-latest_revision_created_at", "-pk")
     button_helper_class = PostButtonHelper
+    index_view_extra_css = ["css/posts-list.css"]
     index_view_class = DeclaredFiltersIndexView
 
     def get_queryset(self, request):

@@ -378,3 +378,31 @@ def test_the_editors_checks_panel_flags_missing_card_alt_text_and_summary(staff,
     expect(editor.locator("[data-content-word-count]")).not_to_have_text("-")
     expect(editor.locator("[data-checks-panel]")).not_to_contain_text("Card picture has no alt")
     expect(editor.locator("[data-checks-panel]")).not_to_contain_text("Summary is empty")
+
+
+# Each word of the table's cells, and the number of lines it is drawn on.
+WORDS_ON_LINES = """() => [...document.querySelectorAll("table.listing th, table.listing td")]
+    .flatMap((cell) => {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        const words = [];
+        for (let node; (node = walker.nextNode()); ) {
+            for (const match of node.textContent.matchAll(/[^\\s-]+/g)) {
+                const range = document.createRange();
+                range.setStart(node, match.index);
+                range.setEnd(node, match.index + match[0].length);
+                words.push([match[0], range.getClientRects().length]);
+            }
+        }
+        return words;
+    })"""
+
+
+def test_the_posts_list_breaks_no_word_in_two(staff, contexts):
+    """Narrow columns read "Engine ering" and "Schedule d" when every cell could break anywhere."""
+    publisher = sign_in(contexts(), staff["server"], staff["publisher"])
+    for width in (1400, 1024):
+        publisher.set_viewport_size({"width": width, "height": 900})
+        publisher.goto(f"{staff['server']}/admin/blog/blogpage/")
+        words = publisher.evaluate(WORDS_ON_LINES)
+        assert any(word == "Scheduled" for word, _ in words)
+        assert [word for word, lines in words if lines > 1] == [], width
