@@ -595,7 +595,8 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
             chooser_field_name="topic",
             label="Topics",
             heading="Topics",
-            help_text="The first topic is the one shown on the post's card.",
+            help_text="The first topic is the one shown on the post's card. Need a topic that "
+            "is not in the list? Ask a Publisher to add it under Topics.",
             missing_message="Choose at least one topic with “Add topics” before publishing: "
             "the first one is shown on the post's card.",
         ),

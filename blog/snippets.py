@@ -1,12 +1,35 @@
 """Topics and authors in the admin: their own menu items, searchable listings and choosers."""
 
+from functools import cached_property
+
+from wagtail.admin.menu import MenuItem
+from wagtail.permission_policies import ModelPermissionPolicy
 from wagtail.snippets.models import register_snippet
 from wagtail.snippets.views.snippets import SnippetViewSet
 
 from .models import Author, Topic
 
 
-class TopicViewSet(SnippetViewSet):
+class ManagedByPublishersViewSet(SnippetViewSet):
+    """Topics and authors show on the public blog, so Publishers manage them (blog/roles.py).
+
+    Editors choose them on a post, for which the chooser needs only the right to view; a menu
+    item leading to a list they can do nothing with would only puzzle them, so it shows to
+    those who may add, change or delete.
+    """
+
+    @cached_property
+    def menu_item_class(self):
+        policy = ModelPermissionPolicy(self.model)
+
+        class ManagersMenuItem(MenuItem):
+            def is_shown(self, request):
+                return policy.user_has_any_permission(request.user, ["add", "change", "delete"])
+
+        return ManagersMenuItem
+
+
+class TopicViewSet(ManagedByPublishersViewSet):
     model = Topic
     icon = "tag"
     menu_label = "Topics"
@@ -16,7 +39,7 @@ class TopicViewSet(SnippetViewSet):
     search_fields = ["name"]
 
 
-class AuthorViewSet(SnippetViewSet):
+class AuthorViewSet(ManagedByPublishersViewSet):
     model = Author
     icon = "user"
     menu_label = "Authors"

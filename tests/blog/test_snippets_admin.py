@@ -5,7 +5,10 @@ from bs4 import BeautifulSoup
 from django.contrib.auth.models import User
 
 from blog.models import Topic
+from blog.roles import EDITORS, PUBLISHERS
 from tests.factories import make_author, make_topic
+
+from .scheduling import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -60,3 +63,18 @@ def test_a_topic_name_over_its_limit_is_refused_saying_by_how_much(editor_client
         response.content.decode()
     )
     assert not Topic.objects.exists()
+
+
+def test_editors_choose_topics_but_only_publishers_get_the_menus_to_manage_them(client, blog):
+    menus = {}
+    for group in (EDITORS, PUBLISHERS):
+        client.force_login(make_user(group.lower(), group=group))
+        menu = client.get("/admin/").content.decode()
+        menus[group] = {
+            url: url in menu
+            for url in ("/admin/snippets/blog/topic/", "/admin/snippets/blog/author/")
+        }
+        assert client.get("/admin/snippets/choose/blog/topic/").status_code == 200
+
+    assert not any(menus[EDITORS].values())
+    assert all(menus[PUBLISHERS].values())
