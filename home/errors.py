@@ -1,10 +1,11 @@
 """The server-error page: a lost database connection is an outage readers wait out (503 with
-Retry-After), anything else is our bug (500)."""
+Retry-After), anything else is our bug (500). A number too large for the database is the
+request's fault (400)."""
 
 import sys
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpResponse, HttpResponseServerError
+from django.http import HttpResponse, HttpResponseBadRequest, HttpResponseServerError
 from django.template import loader
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.csrf import requires_csrf_token
@@ -31,3 +32,22 @@ def server_error(request):
         add_never_cache_headers(response)
         return response
     return HttpResponseServerError(loader.get_template("500.html").render())
+
+
+class NumberOutOfRangeMiddleware:
+    """400, not 500, for a number in a request too large for SQLite (OverflowError).
+
+    Django's and Wagtail's admin filters hand a hand-edited `?owner=99999999999999999999999`
+    to the database as it is; PostgreSQL finds nothing, SQLite's driver raises.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, OverflowError):
+            return HttpResponseBadRequest(loader.get_template("400.html").render())
+        return None

@@ -88,6 +88,8 @@ MIDDLEWARE = [
     # A media upload while the object store is down: a readable 503, not a 500 (config/storage.py).
     "config.storage.ObjectStoreOutageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A number out of the database's range in a hand-edited address: 400 (home/errors.py).
+    "home.errors.NumberOutOfRangeMiddleware",
     "wagtail.contrib.redirects.middleware.RedirectMiddleware",
     "blog.cache.PageCacheFetchMiddleware",
     # After the page cache, so only pages rendered afresh look the settings up; the page cache

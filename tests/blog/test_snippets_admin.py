@@ -78,3 +78,16 @@ def test_editors_choose_topics_but_only_publishers_get_the_menus_to_manage_them(
 
     assert not any(menus[EDITORS].values())
     assert all(menus[PUBLISHERS].values())
+
+
+def test_a_publisher_finds_a_topic_and_an_author_by_name(client):
+    make_topic("GPU reliability")
+    make_topic("Benchmarks")
+    make_author("Ada Lovelace")
+    client.force_login(make_user("petra", group=PUBLISHERS))
+    topics = client.get("/admin/snippets/blog/topic/", {"q": "bench"})
+    authors = client.get("/admin/snippets/blog/author/", {"q": "ada"})
+    assert topics.status_code == authors.status_code == 200
+    assert "Benchmarks" in topics.content.decode()
+    assert "GPU reliability" not in topics.content.decode()
+    assert "Ada Lovelace" in authors.content.decode()
