@@ -1,6 +1,7 @@
 """Admin screens of the editor's toolkit: a post's share links and the editorial calendar."""
 
-from datetime import timedelta
+import re
+from datetime import date, timedelta
 
 from django import forms
 from django.contrib import messages
@@ -12,9 +13,13 @@ from django.views.decorators.http import require_POST
 from django.views.generic import TemplateView
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 
-from .editorial import calendar_weeks, in_editor_zone
+from .editorial import in_editor_zone, month_weeks, next_month
 from .models import BlogPage
 from .share_links import SHARE_LINK_DAYS, DraftShareLink
+
+# Months before 2000 or after 2100 are typos, not plans.
+MIN_YEAR, MAX_YEAR = 2000, 2100
+MONTH_PARAMETER = re.compile(r"(?P<year>\d{4})-(?P<month>0[1-9]|1[0-2])", re.ASCII)
 
 VALID_FOR_CHOICES = [(1, "1 day"), (3, "3 days"), (7, "7 days"), (14, "14 days"), (30, "30 days")]
 
@@ -108,7 +113,7 @@ def revoke_share_link(request, pk):
 
 
 class CalendarView(WagtailAdminTemplateMixin, TemplateView):
-    """What goes live and what expires in each of the coming weeks."""
+    """A month of what was published, what goes live and what expires, day by day."""
 
     template_name = "blog/admin/calendar.html"
     header_icon = "date"
@@ -117,10 +122,34 @@ class CalendarView(WagtailAdminTemplateMixin, TemplateView):
     def get_breadcrumbs_items(self):
         return [*self.breadcrumbs_items, {"url": "", "label": self.page_title}]
 
+    def shown_month(self, this_month):
+        """The month asked for with ?month=YYYY-MM, or this one. A value we cannot read gets
+        this month and a word why, not an error page: it most likely came from a typed URL."""
+        asked = self.request.GET.get("month")
+        if asked is None:
+            return this_month
+        match = MONTH_PARAMETER.fullmatch(asked)
+        if match and MIN_YEAR <= int(match["year"]) <= MAX_YEAR:
+            return date(int(match["year"]), int(match["month"]), 1)
+        messages.warning(
+            self.request,
+            f"The calendar shows months from {MIN_YEAR} to {MAX_YEAR}, written like"
+            f" {this_month:%Y-%m}. Here is this month instead.",
+        )
+        return this_month
+
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
+        this_month = timezone.localdate().replace(day=1)
+        month = self.shown_month(this_month)
+        previous = (month - timedelta(days=1)).replace(day=1)
+        following = next_month(month)
         context.update(
-            weeks=calendar_weeks(self.request.user),
+            month=month,
+            weeks=month_weeks(self.request.user, month),
+            previous_month=previous if previous.year >= MIN_YEAR else None,
+            next_month=following if following.year <= MAX_YEAR else None,
+            is_this_month=month == this_month,
             time_zone=timezone.get_current_timezone_name(),
         )
         return context

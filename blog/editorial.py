@@ -1,4 +1,5 @@
-"""The editorial overview: every post with its status, and the weeks ahead of go-lives."""
+"""The editorial overview: every post with its status, and a month calendar of what was
+published, goes live and expires."""
 
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
@@ -34,7 +35,6 @@ STATUS_LABELS = {
 # The other state a post can be in at the same time as its main one, as Wagtail's page
 # explorer words it ("live + draft"): changes saved after what is live or scheduled.
 NEWER_DRAFT = "draft"
-CALENDAR_WEEKS = 8
 
 
 def with_editorial_status(posts):
@@ -148,47 +148,74 @@ def in_editor_zone(moment):
     return f"{local:%-d %b %Y, %H:%M} {timezone.get_current_timezone_name()}"
 
 
+PUBLISHED, GOES_LIVE, EXPIRES = "published", "goes_live", "expires"
+ENTRY_LABELS = {PUBLISHED: "Published", GOES_LIVE: "Goes live", EXPIRES: "Expires"}
+
+
 @dataclass
-class CalendarWeek:
-    starts: date
-    go_lives: list = field(default_factory=list)
-    expiries: list = field(default_factory=list)
+class CalendarEntry:
+    kind: str
+    at: datetime
+    post: BlogPage
 
     @property
-    def ends(self):
-        return self.starts + timedelta(days=6)
+    def label(self):
+        return ENTRY_LABELS[self.kind]
 
     @property
-    def is_empty(self):
-        return not (self.go_lives or self.expiries)
+    def status(self):
+        return status_label(self.post)
 
 
-def calendar_weeks(user, today=None, weeks=CALENDAR_WEEKS):
-    """The coming weeks (Monday to Sunday in the editor's zone), each with the go-lives and
-    expiries of the posts this user may edit or publish."""
+@dataclass
+class CalendarDay:
+    day: date
+    in_month: bool
+    is_today: bool
+    entries: list = field(default_factory=list)
+
+
+def next_month(month):
+    return (month.replace(day=28) + timedelta(days=4)).replace(day=1)
+
+
+def month_weeks(user, month, today=None):
+    """The weeks (Monday to Sunday, in the editor's zone) that show `month` (its first day),
+    each day with what was first published, goes live or expires on it, in time order, for
+    the posts this user may edit or publish. The days of the neighbouring months that fill
+    the first and last week show theirs too, so nothing near a month's edge drops out."""
     today = today or timezone.localdate()
-    first_monday = today - timedelta(days=today.weekday())
     tz = timezone.get_current_timezone()
-    window_start = datetime.combine(first_monday, time.min, tzinfo=tz)
-    window_end = window_start + timedelta(weeks=weeks)
-    calendar = [CalendarWeek(first_monday + timedelta(weeks=n)) for n in range(weeks)]
+    first = month - timedelta(days=month.weekday())
+    last = next_month(month) - timedelta(days=1)
+    end = last + timedelta(days=7 - last.weekday())
+    days = {}
+    for n in range((end - first).days):
+        day = first + timedelta(days=n)
+        days[day] = CalendarDay(day, day.month == month.month, day == today)
+    window_start = datetime.combine(first, time.min, tzinfo=tz)
+    window_end = datetime.combine(end, time.min, tzinfo=tz)
 
-    def week_of(moment):
-        return calendar[(timezone.localdate(moment, tz) - first_monday).days // 7]
+    def within(field_name):
+        return Q(**{f"{field_name}__gte": window_start, f"{field_name}__lt": window_end})
 
-    scheduled = (
-        editorial_posts(user)
-        .filter(scheduled_at__gte=window_start, scheduled_at__lt=window_end)
-        .order_by("scheduled_at", "pk")
+    # One query for all three kinds: a post published on the 3rd that expires on the 20th is
+    # two entries of one row. Only a post readers saw, or will see, can expire.
+    posts = editorial_posts(user).filter(
+        within("first_published_at")
+        | within("scheduled_at")
+        | (within("expire_at") & (Q(live=True) | Q(expired=True) | Q(scheduled_at__isnull=False)))
     )
-    for post in scheduled:
-        week_of(post.scheduled_at).go_lives.append(post)
-    expiring = (
-        editorial_posts(user)
-        .filter(expire_at__gte=max(window_start, timezone.now()), expire_at__lt=window_end)
-        .filter(Q(live=True) | Q(scheduled_at__isnull=False))
-        .order_by("expire_at", "pk")
-    )
-    for post in expiring:
-        week_of(post.expire_at).expiries.append(post)
-    return calendar
+    entries = []
+    for post in posts:
+        for kind, at in (
+            (PUBLISHED, post.first_published_at),
+            (GOES_LIVE, post.scheduled_at),
+            (EXPIRES, post.expire_at if post.live or post.expired or post.scheduled_at else None),
+        ):
+            if at and window_start <= at < window_end:
+                entries.append(CalendarEntry(kind, at, post))
+    for entry in sorted(entries, key=lambda e: (e.at, e.post.pk)):
+        days[timezone.localdate(entry.at, tz)].entries.append(entry)
+    ordered = list(days.values())
+    return [ordered[n : n + 7] for n in range(0, len(ordered), 7)]

@@ -1,6 +1,7 @@
 """The "Posts" overview and the editorial calendar, as an editor reads them."""
 
-from datetime import timedelta
+import re
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -209,28 +210,162 @@ def test_the_overview_costs_the_same_queries_for_5_or_30_posts(
     assert count_queries(client, POSTS_URL) == few
 
 
-def test_the_calendar_lists_go_lives_and_expiries_week_by_week(admin_client, blog, author, topic):
-    now = timezone.now()
-    coming = draft_post(blog, "Launch notes", authors=[author], topics=[topic])
-    schedule(coming, now + timedelta(days=15))
-    ending = publish_post(blog, "Holiday hours", authors=[author], topics=[topic])
-    BlogPage.objects.filter(pk=ending.pk).update(expire_at=now + timedelta(days=3))
-    far = draft_post(blog, "Next year", authors=[author], topics=[topic])
-    schedule(far, now + timedelta(days=120))
+CALENDAR_URL = "/admin/calendar/"
 
-    response = admin_client.get("/admin/calendar/")
+
+def calendar(client, month=None):
+    response = client.get(CALENDAR_URL, {"month": month} if month else {})
+    assert response.status_code == 200
+    return BeautifulSoup(response.content, "html.parser")
+
+
+def day_cell(page, day):
+    """The grid's cell for `day` (a date)."""
+    return page.select_one(f"td time[datetime='{day:%Y-%m-%d}']").find_parent("td")
+
+
+def entries(cell):
+    """What a day lists, as an editor reads it: 'Published 09:30 Title' (cards left out)."""
+    listed = []
+    for item in cell.select("li.editorial-calendar__entry"):
+        item.find(class_="editorial-calendar__card").decompose()
+        listed.append(" ".join(item.get_text(" ").split()))
+    return listed
+
+
+def test_the_calendar_is_a_month_of_weeks_from_monday_with_today_marked(admin_client):
+    page = calendar(admin_client)
+    today = timezone.localdate()
+    assert page.select_one("table caption").get_text(" ", strip=True) == (
+        f"{today:%B %Y}, times in UTC"
+    )
+    headers = [th.get_text(strip=True) for th in page.select("thead th[scope=col]")]
+    assert headers == ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    assert day_cell(page, today)["aria-current"] == "date"
+    assert "Today" in day_cell(page, today).get_text()
+    first_day = page.select_one("tbody td time")["datetime"]
+    assert date.fromisoformat(first_day).weekday() == 0
+
+
+def test_a_post_published_today_is_on_todays_cell_linked_to_its_editor(
+    admin_client, blog, author, topic
+):
+    post = publish_post(blog, "Fresh news", authors=[author], topics=[topic])
+    cell = day_cell(calendar(admin_client), timezone.localdate())
+    published = timezone.localtime(post.first_published_at)
+    assert entries(cell) == [f"Published {published:%H:%M} Fresh news"]
+    assert cell.find("a", string="Fresh news")["href"] == f"/admin/pages/{post.pk}/edit/"
+
+
+def test_past_posts_and_their_expiry_show_on_their_days_in_time_order(
+    admin_client, blog, author, topic
+):
+    march = datetime(2025, 3, 1, tzinfo=UTC)
+    early = publish_post(
+        blog,
+        "Early bird",
+        authors=[author],
+        topics=[topic],
+        published_at=march + timedelta(days=9, hours=9, minutes=30),
+    )
+    publish_post(
+        blog,
+        "Late owl",
+        authors=[author],
+        topics=[topic],
+        published_at=march + timedelta(days=9, hours=7),
+    )
+    BlogPage.objects.filter(pk=early.pk).update(expire_at=march + timedelta(days=19, hours=18))
+
+    page = calendar(admin_client, "2025-03")
+    assert entries(day_cell(page, date(2025, 3, 10))) == [
+        "Published 07:00 Late owl",
+        "Published 09:30 Early bird",
+    ]
+    assert entries(day_cell(page, date(2025, 3, 20))) == ["Expires 18:00 Early bird"]
+
+
+def test_next_months_go_live_is_one_click_away(admin_client, blog, author, topic):
+    this_month = timezone.localdate().replace(day=1)
+    following = (this_month + timedelta(days=32)).replace(day=1)
+    coming = draft_post(blog, "Launch notes", authors=[author], topics=[topic])
+    schedule(coming, datetime.combine(following + timedelta(days=14), time(9, 30), tzinfo=UTC))
+
+    page = calendar(admin_client)
+    assert "Launch notes" not in page.select_one("table").get_text()
+    link = page.find("a", string=re.compile(f"{following:%B %Y}"))
+    page = BeautifulSoup(admin_client.get(CALENDAR_URL + link["href"]).content, "html.parser")
+    cell = day_cell(page, following + timedelta(days=14))
+    assert entries(cell) == ["Goes live 09:30 Launch notes"]
+
+
+def test_each_entry_carries_a_card_with_status_summary_authors_and_preview(
+    admin_client, blog, author, topic
+):
+    coming = draft_post(blog, "Launch notes", authors=[author], topics=[topic])
+    schedule(coming, timezone.now() + timedelta(hours=1))
+    entry = calendar(admin_client, f"{timezone.localdate():%Y-%m}").find(
+        "li", class_="editorial-calendar__entry"
+    )
+    card = entry.find(class_="editorial-calendar__card")
+    text = " ".join(card.get_text(" ").split())
+    assert text.startswith("Scheduled · by Ada Lovelace")
+    assert "A summary of Launch notes." in text
+    assert card.find("a", string="Preview")["href"] == f"/admin/pages/{coming.pk}/view_draft/"
+
+
+def test_times_are_in_the_editors_own_zone(admin_client, admin_user, blog, author, topic):
+    profile = UserProfile.get_for_user(admin_user)
+    profile.current_time_zone = "Asia/Tokyo"
+    profile.save()
+    publish_post(
+        blog,
+        "Night shift",
+        authors=[author],
+        topics=[topic],
+        published_at=datetime(2025, 3, 14, 23, 30, tzinfo=UTC),
+    )
+
+    page = calendar(admin_client, "2025-03")
+    assert "times in Asia/Tokyo" in page.select_one("caption").get_text()
+    assert entries(day_cell(page, date(2025, 3, 14))) == []
+    assert entries(day_cell(page, date(2025, 3, 15))) == ["Published 08:30 Night shift"]
+
+
+@pytest.mark.parametrize("month", ["2025-13", "1999-12", "2101-01", "March", "2025-3", "\x00"])
+def test_a_month_the_calendar_cannot_show_gives_this_month_and_says_why(admin_client, month):
+    response = admin_client.get(CALENDAR_URL, {"month": month}, follow=True)
     assert response.status_code == 200
     page = BeautifulSoup(response.content, "html.parser")
-    weeks = page.select("section.editorial-week")
-    assert len(weeks) == 8
-    week_text = [" ".join(week.get_text(" ").split()) for week in weeks]
-    launch_week = next(i for i, text in enumerate(week_text) if "Launch notes" in text)
-    expiry_week = next(i for i, text in enumerate(week_text) if "Holiday hours" in text)
-    assert launch_week in (2, 3)
-    assert expiry_week in (0, 1)
-    assert "Goes live" in week_text[launch_week] and "Expires" in week_text[expiry_week]
-    assert "Next year" not in " ".join(week_text)
-    assert "UTC" in page.select_one(".help-block").get_text()
+    assert page.select_one("caption").get_text().startswith(f"{timezone.localdate():%B %Y}")
+    assert "months from 2000 to 2100" in page.get_text()
+
+
+def test_the_calendar_costs_the_same_queries_for_3_or_20_posts(admin_client, blog, author, topic):
+    march = datetime(2025, 3, 3, 12, tzinfo=UTC)
+
+    def add(names):
+        for n in names:
+            post = publish_post(
+                blog,
+                f"Post {n}",
+                authors=[author],
+                topics=[topic],
+                published_at=march + timedelta(days=n),
+            )
+            BlogPage.objects.filter(pk=post.pk).update(expire_at=march + timedelta(days=n + 1))
+
+    def listed_and_queries():
+        with CaptureQueriesContext(connection) as queries:
+            page = calendar(admin_client, "2025-03")
+        listed = page.select("li.editorial-calendar__entry")
+        return len(listed), len(queries)
+
+    add(range(3))
+    listed, few = listed_and_queries()
+    assert listed == 6  # each post's publication and expiry
+    add(range(3, 20))
+    assert listed_and_queries() == (40, few)
 
 
 def test_the_calendar_and_posts_are_in_the_admin_menu(admin_client):

@@ -406,3 +406,32 @@ def test_the_posts_list_breaks_no_word_in_two(staff, contexts):
         words = publisher.evaluate(WORDS_ON_LINES)
         assert any(word == "Scheduled" for word, _ in words)
         assert [word for word, lines in words if lines > 1] == [], width
+
+
+def latest_first_publication():
+    return BlogPage.objects.live().order_by("-first_published_at")[0].first_published_at
+
+
+def test_a_calendar_entry_shows_its_card_on_hover_and_on_keyboard_focus(staff, contexts):
+    """The card is CSS only: an editor pointing at a title, or tabbing to it, sees it."""
+    published = committed(latest_first_publication)
+    publisher = sign_in(contexts(), staff["server"], staff["publisher"])
+    publisher.goto(f"{staff['server']}/admin/calendar/?month={published:%Y-%m}")
+    entry = publisher.locator(".editorial-calendar__entry").first
+    title, card = entry.get_by_role("link").first, entry.locator(".editorial-calendar__card")
+
+    def card_width():
+        return card.bounding_box()["width"]
+
+    assert card_width() <= 1
+    title.hover()
+    assert card_width() > 200
+    expect(card).to_contain_text("Live")
+    box, viewport = card.bounding_box(), publisher.viewport_size
+    assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+    publisher.mouse.move(0, 0)
+    assert card_width() <= 1
+    title.focus()
+    assert card_width() > 200
+    card.get_by_role("link", name="Preview").focus()
+    assert card_width() > 200
