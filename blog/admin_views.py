@@ -9,11 +9,13 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from django.views.generic import TemplateView
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 
 from .editorial import in_editor_zone, month_weeks, next_month
+from .featuring import in_slot, set_featured
 from .models import BlogPage
 from .share_links import SHARE_LINK_DAYS, DraftShareLink
 
@@ -153,3 +155,56 @@ class CalendarView(WagtailAdminTemplateMixin, TemplateView):
             time_zone=timezone.get_current_timezone_name(),
         )
         return context
+
+
+def publishable_post(request, page_id):
+    post = get_object_or_404(BlogPage, pk=page_id)
+    if not post.permissions_for_user(request.user).can_publish():
+        raise PermissionDenied
+    return post
+
+
+class FeaturePostView(WagtailAdminTemplateMixin, TemplateView):
+    """Feature a post, or stop featuring it, after reading what readers will see."""
+
+    template_name = "blog/admin/feature_post.html"
+    header_icon = "pick"
+
+    def setup(self, request, *args, **kwargs):
+        super().setup(request, *args, **kwargs)
+        self.blog_post = publishable_post(request, kwargs["page_id"])
+
+    def get_page_title(self):
+        return "Stop featuring" if self.blog_post.featured else "Feature this post"
+
+    def get_page_subtitle(self):
+        return self.blog_post.get_admin_display_title()
+
+    def next_url(self):
+        target = self.request.POST.get("next") or self.request.GET.get("next") or ""
+        if url_has_allowed_host_and_scheme(target, {self.request.get_host()}):
+            return target
+        return reverse("wagtailadmin_pages:edit", args=[self.blog_post.pk])
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        post = self.blog_post
+        go_live = post.scheduled_revision and post.scheduled_revision.approved_go_live_at
+        if post.live:
+            when = "readers see it in the featured slot at once"
+        elif go_live:
+            when = f"it takes the featured slot when it goes live on {in_editor_zone(go_live)}"
+        else:
+            when = "it takes the featured slot once it is published"
+        context.update(
+            post=post,
+            shown=in_slot(post.get_parent().specific),
+            when=when,
+            next_url=self.next_url(),
+        )
+        return context
+
+    def post(self, request, *args, **kwargs):
+        featured = request.POST.get("featured") == "yes"
+        messages.success(request, set_featured(self.blog_post, request.user, featured))
+        return redirect(self.next_url())

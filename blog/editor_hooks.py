@@ -1,5 +1,5 @@
-"""Admin hooks for the editor's toolkit: the Posts overview, the calendar, share links and the
-blog's content checks. Loaded from wagtail_hooks.py."""
+"""Admin hooks for the editor's toolkit: the Posts overview, the calendar, share links,
+featuring and the blog's content checks. Loaded from wagtail_hooks.py."""
 
 from django.urls import path, reverse
 from wagtail import hooks
@@ -7,9 +7,10 @@ from wagtail.admin.menu import MenuItem
 from wagtail.admin.ui.menus.pages import PageMenuItem
 from wagtail_modeladmin.options import modeladmin_register
 
-from .admin_views import CalendarView, ShareLinksView, revoke_share_link
+from .admin_views import CalendarView, FeaturePostView, ShareLinksView, revoke_share_link
 from .content_checks import use_blog_content_checks
 from .editorial_admin import PostsAdmin
+from .featuring import FEATURE, UNFEATURE
 from .models import BlogPage
 
 modeladmin_register(PostsAdmin)
@@ -23,6 +24,11 @@ def register_editor_toolkit_urls():
             "blog/posts/<int:page_id>/share-links/",
             ShareLinksView.as_view(),
             name="blog_share_links",
+        ),
+        path(
+            "blog/posts/<int:page_id>/feature/",
+            FeaturePostView.as_view(),
+            name="blog_feature_post",
         ),
         path(
             "blog/share-links/<int:pk>/revoke/",
@@ -49,10 +55,27 @@ class ShareDraftMenuItem(PageMenuItem):
         return self.page.permissions_for_user(user).can_edit()
 
 
+class FeatureMenuItem(PageMenuItem):
+    icon_name = "pick"
+    url_name = "blog_feature_post"
+    priority = 26
+
+    def is_shown(self, user):
+        return self.page.permissions_for_user(user).can_publish()
+
+
 @hooks.register("register_page_header_buttons")
 def register_share_draft_header_button(page, user, view_name, next_url=None):
     if issubclass(page.specific_class or type(page), BlogPage):
         yield ShareDraftMenuItem(page=page)
+        featured = page.specific_deferred.featured
+        yield FeatureMenuItem("Stop featuring" if featured else "Feature this post", page=page)
+
+
+@hooks.register("register_log_actions")
+def register_featuring_log_actions(actions):
+    actions.register_action(FEATURE, "Feature", "Featured at the top of the blog")
+    actions.register_action(UNFEATURE, "Stop featuring", "No longer featured")
 
 
 @hooks.register("register_page_listing_more_buttons")

@@ -2,8 +2,10 @@
 
 from django.contrib.admin import SimpleListFilter, display
 from django.core.exceptions import ImproperlyConfigured
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.http import urlencode
 from wagtail_modeladmin.helpers import PageButtonHelper
 from wagtail_modeladmin.options import ModelAdmin
 from wagtail_modeladmin.views import IndexView
@@ -17,7 +19,7 @@ from .editorial import (
     status_parts,
     with_status,
 )
-from .models import Author, BlogPage, Topic
+from .models import Author, BlogIndexPage, BlogPage, Topic
 
 
 class ChoiceFilter(SimpleListFilter):
@@ -115,6 +117,16 @@ class PostButtonHelper(PageButtonHelper):
                     "title": f"Create a review link for “{obj.draft_title}”",
                 },
             ]
+        if obj.permissions_for_user(self.request.user).can_publish():
+            feature_url = reverse("blog_feature_post", args=[obj.pk])
+            buttons.append(
+                {
+                    "url": f"{feature_url}?{urlencode({'next': self.request.get_full_path()})}",
+                    "label": "Stop featuring" if obj.featured else "Feature this post",
+                    "classname": "button button-secondary button-small",
+                    "title": f"Choose what readers see at the top of the blog, with “{obj.draft_title}”",
+                }
+            )
         return buttons
 
 
@@ -143,7 +155,13 @@ class PostsAdmin(ModelAdmin):
     index_view_class = DeclaredFiltersIndexView
 
     def get_queryset(self, request):
-        return editorial_posts(request.user).order_by(*self.ordering)
+        shown = [blog.featured() for blog in BlogIndexPage.objects.live()]
+        in_slot = Q(pk__in=[post.pk for post in shown if post is not None])
+        return (
+            editorial_posts(request.user)
+            .annotate(in_featured_slot=ExpressionWrapper(in_slot, output_field=BooleanField()))
+            .order_by(*self.ordering)
+        )
 
     @display(description="Title", ordering="draft_title")
     def post_title(self, post):
@@ -159,6 +177,10 @@ class PostsAdmin(ModelAdmin):
         if post.live and post.has_newer_draft and post.draft_title != post.title:
             # Readers still see the old title until the draft is published.
             label = format_html("{}<br><small>Live title: {}</small>", label, post.title)
+        if post.in_featured_slot:
+            label = format_html("{}<br><strong>★ Featured: at the top of the blog</strong>", label)
+        elif post.featured:
+            label = format_html("{}<br><small>Featured, not shown yet</small>", label)
         return label
 
     @display(description="Scheduled go-live", ordering="scheduled_at")

@@ -6,7 +6,6 @@ from django.core.paginator import Paginator
 from django.core.validators import MaxLengthValidator, MaxValueValidator, MinValueValidator
 from django.db import models, router
 from django.db.models import (
-    Case,
     Count,
     Exists,
     ExpressionWrapper,
@@ -17,7 +16,6 @@ from django.db.models import (
     Prefetch,
     Q,
     Subquery,
-    When,
     prefetch_related_objects,
 )
 from django.db.models.expressions import Col
@@ -28,10 +26,8 @@ from django.utils.html import strip_tags
 from modelcluster.fields import ParentalKey
 from wagtail.admin.panels import (
     FieldPanel,
-    FieldRowPanel,
     MultiFieldPanel,
     ObjectList,
-    PageChooserPanel,
     TabbedInterface,
     TitleFieldPanel,
 )
@@ -277,15 +273,6 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         validators=[MinValueValidator(1), MaxValueValidator(60)],
         help_text="How many post cards each page of the list shows.",
     )
-    featured_post = models.ForeignKey(
-        "blog.BlogPage",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        help_text="Optional: pin one post to the featured slot. If empty (or the pinned post is "
-        "not live), the newest live post marked 'featured' is shown.",
-    )
 
     content_panels = [
         *Page.content_panels,
@@ -294,7 +281,6 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         MultiFieldPanel(
             [FieldPanel("section_heading"), FieldPanel("section_intro")], heading="Post list"
         ),
-        PageChooserPanel("featured_post", "blog.BlogPage"),
         FieldPanel("posts_per_page"),
     ]
 
@@ -347,22 +333,19 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
 
     def featured(self):
         """choose_featured, chosen once for every process until the content changes or the
-        chosen post expires (only then can another take its place without a publish). Keyed
-        by the pin too: a preview of an unsaved pin must not choose for readers."""
-        key = f"featured-post:{self.pk}:{self.featured_post_id}"
+        chosen post expires (only then can another take its place without a publish)."""
+        key = f"featured-post:{self.pk}"
         chosen = remember(key, lambda: self.choose_featured(self.posts()))
         if chosen is not None and chosen.is_past_expiry:
             chosen = self.choose_featured(self.posts())
         return chosen
 
     def choose_featured(self, posts):
-        """The pinned post if readers can see it, else the newest live featured post."""
-        if not self.featured_post_id:
-            return posts.filter(featured=True).card_fields().first()
-        pinned_first = Case(When(pk=self.featured_post_id, then=0), default=1)
+        """Of the featured posts readers can see, the one featured last (blog/featuring.py),
+        then the newest."""
         return (
-            posts.filter(Q(pk=self.featured_post_id) | Q(featured=True))
-            .order_by(pinned_first, "-first_published_at", "-pk")
+            posts.filter(featured=True)
+            .order_by(F("featured_at").desc(nulls_last=True), "-first_published_at", "-pk")
             .card_fields()
             .first()
         )
@@ -546,10 +529,15 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         "it means. Left empty, the description given to the image in the library is used when "
         "you save. Required to publish; up to 1,000 characters.",
     )
+    # Featuring is an action, not an edit (blog/featuring.py): neither field is in the editor,
+    # and a revision published later leaves both as they are (with_content_json).
     featured = models.BooleanField(
         default=False,
-        help_text="Offer this post for the featured slot at the top of the blog. The newest live "
-        "featured post is shown there.",
+        help_text="Shown in the featured slot at the top of the blog when it is the featured "
+        "post readers can see that was featured last.",
+    )
+    featured_at = models.DateTimeField(
+        null=True, blank=True, editable=False, help_text="When the post was last featured."
     )
     body = StreamField(BodyBlock(), help_text="The post itself, built from blocks.")
     reading_minutes = models.PositiveSmallIntegerField(default=1, editable=False)
@@ -627,7 +615,6 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
             ],
             heading="For search engines and social networks",
         ),
-        FieldRowPanel([FieldPanel("featured")], heading="Featured slot"),
     ]
     edit_handler = TabbedInterface(
         [
@@ -653,6 +640,14 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
     summary_max_length = SUMMARY_MAX_LENGTH
     parent_page_types = ["blog.BlogIndexPage"]
     subpage_types = []
+
+    def with_content_json(self, content):
+        """A revision's content on this post, keeping whether it is featured as it is now:
+        featuring is not part of the content (blog/featuring.py), so publishing a revision
+        saved before the post was featured (or unfeatured) must not undo it."""
+        post = super().with_content_json(content)
+        post.featured, post.featured_at = self.featured, self.featured_at
+        return post
 
     @property
     def is_past_expiry(self):

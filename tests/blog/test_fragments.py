@@ -325,18 +325,6 @@ def test_a_feed_reader_sees_renamed_authors_and_topics_and_a_new_picture(
     assert new_picture != picture
 
 
-def test_a_pin_previewed_but_not_published_never_reaches_readers(
-    client, blog, author, topic, commit
-):
-    with commit():
-        publish_post(blog, "Flagged", featured=True, authors=[author], topics=[topic])
-        other = publish_post(blog, "Other", authors=[author], topics=[topic])
-    previewed = BlogIndexPage.objects.get(pk=blog.pk)
-    previewed.featured_post = other  # the editor's unsaved choice, as a preview renders it
-    assert previewed.featured().title == "Other"
-    assert featured_title(client.get("/blog/")) == "Flagged"
-
-
 def test_a_new_release_of_the_code_never_shows_what_the_last_one_rendered(
     client, blog, author, topic, commit, monkeypatch
 ):

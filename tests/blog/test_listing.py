@@ -7,6 +7,7 @@ from bs4 import BeautifulSoup
 from django.utils import timezone
 from wagtail.models import PageViewRestriction
 
+from blog.featuring import set_featured
 from tests.factories import draft_post, make_blog_index, make_topic, publish_post, publish_posts
 
 pytestmark = pytest.mark.django_db
@@ -54,13 +55,14 @@ def test_the_newest_live_featured_post_takes_the_featured_slot(client, blog, aut
     assert "Showing 2 of 3 posts" in page_text(response)
 
 
-def test_a_pinned_post_wins_until_it_is_unpublished(client, blog, author, topic):
-    pinned = publish_post(blog, "Pinned", authors=[author], topics=[topic])
+def test_the_post_featured_last_wins_until_it_is_unpublished(
+    client, blog, author, topic, admin_user
+):
+    chosen = publish_post(blog, "Chosen", authors=[author], topics=[topic])
     publish_post(blog, "Flagged", featured=True, authors=[author], topics=[topic])
-    blog.featured_post = pinned
-    blog.save_revision().publish()
-    assert featured_title(client.get("/blog/")) == "Pinned"
-    pinned.unpublish()
+    set_featured(chosen, admin_user, True)
+    assert featured_title(client.get("/blog/")) == "Chosen"
+    chosen.unpublish()
     assert featured_title(client.get("/blog/")) == "Flagged"
 
 

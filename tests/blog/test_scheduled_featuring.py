@@ -6,6 +6,7 @@ import pytest
 import time_machine
 from bs4 import BeautifulSoup
 
+from blog.featuring import set_featured
 from blog.scheduling import run_pass
 from tests.factories import publish_post
 
@@ -50,16 +51,17 @@ def test_an_expired_featured_post_leaves_the_slot(client, blog, author, topic):
     assert not post.live
 
 
-def test_a_pinned_post_that_expires_gives_the_slot_back(client, blog, author, topic):
+def test_a_post_featured_last_that_expires_gives_the_slot_back(
+    client, blog, author, topic, admin_user
+):
     expiry = GO_LIVE + timedelta(days=1)
     with time_machine.travel(GO_LIVE, tick=False):
         publish_post(blog, "Flagged feature", featured=True, authors=[author], topics=[topic])
-        pinned = publish_post(blog, "Pinned notice", authors=[author], topics=[topic])
-        pinned.expire_at = expiry
-        pinned.save_revision().publish()
-        blog.featured_post = pinned
-        blog.save_revision().publish()
-        assert featured_title(client) == "Pinned notice"
+        notice = publish_post(blog, "Short notice", authors=[author], topics=[topic])
+        notice.expire_at = expiry
+        notice.save_revision().publish()
+        set_featured(notice, admin_user, True)
+        assert featured_title(client) == "Short notice"
     with time_machine.travel(expiry + timedelta(seconds=1), tick=False):
         run_pass(interval=30)
         assert featured_title(client) == "Flagged feature"

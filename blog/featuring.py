@@ -1,0 +1,59 @@
+"""Featuring a post: one action, from the post's header or the Posts list, that puts it in its
+blog's featured slot.
+
+Featuring is not an edit of the post: it makes no revision and leaves the post's "Updated" date
+alone, and a revision published later keeps it (BlogPage.with_content_json). The slot shows,
+of the featured posts readers can see, the one featured last (BlogIndexPage.choose_featured):
+featuring a live post puts it there at once; featuring a scheduled post puts it there when it
+goes live, and the one featured before it keeps the slot until then and takes it back if the
+newer one expires or is unfeatured.
+"""
+
+from django.db import transaction
+from django.utils import timezone
+from wagtail.log_actions import log
+
+from .cache import content_changed
+from .editorial import in_editor_zone
+from .models import BlogPage
+from .signals import purge_listings
+
+FEATURE, UNFEATURE = "blog.feature", "blog.unfeature"
+
+
+def in_slot(blog):
+    """The post readers see in the blog's featured slot now, chosen afresh."""
+    return blog.choose_featured(blog.posts())
+
+
+def set_featured(post, user, featured):
+    """Feature or unfeature `post`; returns the message that says what readers will see."""
+    blog = post.get_parent().specific
+    with transaction.atomic():
+        BlogPage.objects.filter(pk=post.pk).update(
+            featured=featured, featured_at=timezone.now() if featured else None
+        )
+        post.featured = featured
+        log(instance=post, action=FEATURE if featured else UNFEATURE, user=user)
+        # update() sends no post_save: retire cached pages and purge a CDN as a publish does.
+        content_changed()
+        purge_listings(BlogPage, post)
+    return what_readers_see(post, in_slot(blog))
+
+
+def what_readers_see(post, shown):
+    title = f"“{post.get_admin_display_title()}”"
+    now = f"readers see “{shown.title}” there" if shown else "the blog shows no featured post"
+    if not post.featured:
+        return f"{title} is no longer featured: {now}."
+    if shown is not None and shown.pk == post.pk:
+        return f"{title} is now the featured post at the top of the blog."
+    go_live = post.scheduled_revision and post.scheduled_revision.approved_go_live_at
+    if go_live:
+        when = f"when it goes live on {in_editor_zone(go_live)}"
+    elif not post.live:
+        when = "once it is published"
+    else:
+        # Live but not shown: past its expiry or behind a view restriction.
+        when = "once readers can see it"
+    return f"{title} will take the featured slot {when}; until then {now}."
