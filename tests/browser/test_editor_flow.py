@@ -27,7 +27,7 @@ from blog.roles import EDITORS, PUBLISHERS, REVIEW_WORKFLOW
 from blog.share_links import DraftShareLink
 
 from ..factories import draft_post, make_image
-from .conftest import SCREENSHOTS
+from .conftest import SCREENSHOTS, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 # Previews render pictures on first sight and the machine is shared: 5 s is too tight.
@@ -281,8 +281,6 @@ def test_an_editor_writes_a_post_a_publisher_schedules_it_and_readers_see_it(sta
     review = publisher.locator("#awaiting-review-section")
     review.get_by_role("link", name=TITLE).first.click()
     publisher.wait_for_url(re.compile(rf"/admin/pages/{post.pk}/edit/"))
-    publisher.get_by_role("tab", name="Card & SEO").click()
-    publisher.check("#id_featured")
     # The schedule is a pair of fields on the Publishing tab, saved with the draft; the status
     # panel shows it but no longer offers a dialog of its own.
     publisher.get_by_role("button", name="Toggle status").click()
@@ -305,6 +303,14 @@ def test_an_editor_writes_a_post_a_publisher_schedules_it_and_readers_see_it(sta
     )
     # Approved with a go-live ahead, the post waits: the listing it returns to says so.
     expect(publisher.locator("tr", has_text=TITLE)).to_contain_text(re.compile("scheduled", re.I))
+    # Featured from the post's own menu: it takes the slot when it goes live, not before.
+    publisher.goto(f"{server}/admin/pages/{post.pk}/edit/")
+    publisher.locator("header [data-w-dropdown-target='toggle']").first.click()
+    publisher.get_by_role("link", name="Feature this post").click()
+    publisher.get_by_role("button", name="Feature this post").click()
+    expect(publisher.locator(".messages")).to_contain_text(
+        f"“{TITLE}” will take the featured slot when it goes live on {when}"
+    )
 
     post.refresh_from_db()
     scheduled = Revision.page_revisions.filter(object_id=str(post.pk)).exclude(
@@ -435,3 +441,35 @@ def test_a_calendar_entry_shows_its_card_on_hover_and_on_keyboard_focus(staff, c
     assert card_width() > 200
     card.get_by_role("link", name="Preview").focus()
     assert card_width() > 200
+
+
+def publish_for_staff(staff, title):
+    post = write_draft(staff, title)
+    post.get_latest_revision().publish()
+    return post
+
+
+def test_a_publisher_features_a_post_from_the_posts_list_and_readers_see_it(staff, contexts):
+    server, title = staff["server"], "A post worth featuring"
+    committed(publish_for_staff, staff, title)
+    publisher = sign_in(contexts(), server, staff["publisher"])
+    publisher.goto(f"{server}/admin/blog/blogpage/")
+    row = publisher.locator("table.listing tbody tr", has_text=title)
+    row.hover()
+    row.get_by_role("link", name="Feature this post").click()
+
+    expect(publisher.locator("main")).to_contain_text(
+        "in the featured slot at the top of the blog now"
+    )
+    publisher.get_by_role("button", name="Feature this post").click()
+
+    expect(publisher.locator(".messages")).to_contain_text(
+        f"“{title}” is now the featured post at the top of the blog."
+    )
+    expect(publisher.locator("table.listing tbody tr", has_text=title)).to_contain_text(
+        "★ Featured: at the top of the blog"
+    )
+    reader = contexts().new_page()
+    reader.goto(f"{server}/blog/")
+    expect(reader.locator(".featured__title")).to_have_text(title)
+    screenshot(publisher, "publisher-featured-a-post")
