@@ -122,7 +122,7 @@ class PostButtonHelper(PageButtonHelper):
             buttons.append(
                 {
                     "url": f"{feature_url}?{urlencode({'next': self.request.get_full_path()})}",
-                    "label": "Stop featuring" if obj.featured else "Feature this post",
+                    "label": "Stop featuring" if obj.featured else "Feature",
                     "classname": "button button-secondary button-small",
                     "title": f"Choose what readers see at the top of the blog, with “{obj.draft_title}”",
                 }
@@ -178,9 +178,12 @@ class PostsAdmin(ModelAdmin):
             # Readers still see the old title until the draft is published.
             label = format_html("{}<br><small>Live title: {}</small>", label, post.title)
         if post.in_featured_slot:
-            label = format_html("{}<br><strong>★ Featured: at the top of the blog</strong>", label)
+            label = format_html("{}<br><strong>★ In the featured slot</strong>", label)
+        elif post.featured and post.live:
+            # Behind the post featured after it; it comes back if that one leaves the slot.
+            label = format_html("{}<br><small>Featured before</small>", label)
         elif post.featured:
-            label = format_html("{}<br><small>Featured, not shown yet</small>", label)
+            label = format_html("{}<br><small>Featured once it goes live</small>", label)
         return label
 
     @display(description="Scheduled go-live", ordering="scheduled_at")

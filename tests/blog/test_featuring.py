@@ -91,7 +91,7 @@ def test_the_posts_list_marks_the_post_readers_see_in_the_slot(client, newsroom,
     marked = [
         row.select_one("td").get_text(" ", strip=True)
         for row in page.select("table.listing tbody tr")
-        if "★ Featured: at the top of the blog" in row.get_text(" ", strip=True)
+        if "★ In the featured slot" in row.get_text(" ", strip=True)
     ]
     assert len(marked) == 1 and marked[0].startswith("Current feature")
 

@@ -456,7 +456,7 @@ def test_a_publisher_features_a_post_from_the_posts_list_and_readers_see_it(staf
     publisher.goto(f"{server}/admin/blog/blogpage/")
     row = publisher.locator("table.listing tbody tr", has_text=title)
     row.hover()
-    row.get_by_role("link", name="Feature this post").click()
+    row.get_by_role("link", name="Feature", exact=True).click()
 
     expect(publisher.locator("main")).to_contain_text(
         "in the featured slot at the top of the blog now"
@@ -467,7 +467,7 @@ def test_a_publisher_features_a_post_from_the_posts_list_and_readers_see_it(staf
         f"“{title}” is now the featured post at the top of the blog."
     )
     expect(publisher.locator("table.listing tbody tr", has_text=title)).to_contain_text(
-        "★ Featured: at the top of the blog"
+        "★ In the featured slot"
     )
     reader = contexts().new_page()
     reader.goto(f"{server}/blog/")
