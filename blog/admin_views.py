@@ -15,7 +15,7 @@ from django.views.generic import TemplateView
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 
 from .editorial import in_editor_zone, month_weeks, next_month
-from .featuring import in_slot, set_featured
+from .featuring import in_slot, set_featured, when_it_takes_the_slot
 from .models import BlogPage
 from .share_links import SHARE_LINK_DAYS, DraftShareLink
 
@@ -36,9 +36,10 @@ class ShareLinkForm(forms.Form):
     )
 
 
-def editable_post(request, page_id):
+def post_the_user_may(request, page_id, may=lambda rights: rights.can_edit()):
+    """The post, if the signed-in user's rights on it allow `may` (editing by default)."""
     post = get_object_or_404(BlogPage, pk=page_id)
-    if not post.permissions_for_user(request.user).can_edit():
+    if not may(post.permissions_for_user(request.user)):
         raise PermissionDenied
     return post
 
@@ -52,7 +53,7 @@ class ShareLinksView(WagtailAdminTemplateMixin, TemplateView):
 
     def setup(self, request, *args, **kwargs):
         super().setup(request, *args, **kwargs)
-        self.blog_post = editable_post(request, kwargs["page_id"])
+        self.blog_post = post_the_user_may(request, kwargs["page_id"])
 
     def get_page_subtitle(self):
         return self.blog_post.get_admin_display_title()
@@ -108,7 +109,7 @@ class ShareLinksView(WagtailAdminTemplateMixin, TemplateView):
 def revoke_share_link(request, pk):
     """Switch a link off at once; the reviewer then gets a 'not found' page."""
     link = get_object_or_404(DraftShareLink, pk=pk)
-    editable_post(request, link.page_id)
+    post_the_user_may(request, link.page_id)
     link.revoke()
     messages.success(request, "Share link switched off. It now shows a 'not found' page.")
     return redirect("blog_share_links", page_id=link.page_id)
@@ -157,13 +158,6 @@ class CalendarView(WagtailAdminTemplateMixin, TemplateView):
         return context
 
 
-def publishable_post(request, page_id):
-    post = get_object_or_404(BlogPage, pk=page_id)
-    if not post.permissions_for_user(request.user).can_publish():
-        raise PermissionDenied
-    return post
-
-
 class FeaturePostView(WagtailAdminTemplateMixin, TemplateView):
     """Feature a post, or stop featuring it, after reading what readers will see."""
 
@@ -172,7 +166,10 @@ class FeaturePostView(WagtailAdminTemplateMixin, TemplateView):
 
     def setup(self, request, *args, **kwargs):
         super().setup(request, *args, **kwargs)
-        self.blog_post = publishable_post(request, kwargs["page_id"])
+        # Featuring changes what readers see: a publisher's right.
+        self.blog_post = post_the_user_may(
+            request, kwargs["page_id"], may=lambda rights: rights.can_publish()
+        )
 
     def get_page_title(self):
         return "Stop featuring" if self.blog_post.featured else "Feature this post"
@@ -189,17 +186,10 @@ class FeaturePostView(WagtailAdminTemplateMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         post = self.blog_post
-        go_live = post.scheduled_revision and post.scheduled_revision.approved_go_live_at
-        if post.live:
-            when = "readers see it in the featured slot at once"
-        elif go_live:
-            when = f"it takes the featured slot when it goes live on {in_editor_zone(go_live)}"
-        else:
-            when = "it takes the featured slot once it is published"
         context.update(
             post=post,
             shown=in_slot(post.get_parent().specific),
-            when=when,
+            when=when_it_takes_the_slot(post),
             next_url=self.next_url(),
         )
         return context

@@ -48,12 +48,17 @@ def what_readers_see(post, shown):
         return f"{title} is no longer featured: {now}."
     if shown is not None and shown.pk == post.pk:
         return f"{title} is now the featured post at the top of the blog."
+    # Featured and live, yet not chosen: past its expiry or behind a view restriction.
+    when = "once readers can see it" if post.live else when_it_takes_the_slot(post)
+    return f"{title} will take the featured slot {when}; until then {now}."
+
+
+def when_it_takes_the_slot(post):
+    """'at once', 'when it goes live on 12 Mar 2027, 09:30 Europe/Berlin' or 'once it is
+    published'."""
+    if post.live:
+        return "at once"
     go_live = post.scheduled_revision and post.scheduled_revision.approved_go_live_at
     if go_live:
-        when = f"when it goes live on {in_editor_zone(go_live)}"
-    elif not post.live:
-        when = "once it is published"
-    else:
-        # Live but not shown: past its expiry or behind a view restriction.
-        when = "once readers can see it"
-    return f"{title} will take the featured slot {when}; until then {now}."
+        return f"when it goes live on {in_editor_zone(go_live)}"
+    return "once it is published"
