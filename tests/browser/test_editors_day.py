@@ -20,7 +20,7 @@ from blog.featuring import in_slot
 from blog.models import BlogPage
 from blog.roles import REVIEW_WORKFLOW
 
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, load_every_image
 from .editing import (
     HERO_TITLE,
     add_block,
@@ -62,7 +62,9 @@ def shoot():
 
     def shoot_(page, name, full_page=False):
         taken.append(name)
-        page.screenshot(path=str(STEPS / f"{len(taken):02d}-{name}.png"), full_page=full_page)
+        # Finished animations, so a message that is still sliding in is shown in full.
+        path = STEPS / f"{len(taken):02d}-{name}.png"
+        page.screenshot(path=str(path), full_page=full_page, animations="disabled")
 
     return shoot_
 
@@ -187,7 +189,10 @@ def test_an_editors_day(staff, contexts, shoot):
     # 4. The Publisher (in Tokyo) opens it from the dashboard, schedules it on the Publishing
     # tab for a minute of tomorrow and approves it.
     publisher = sign_in(contexts(), server, staff["publisher"])
-    publisher.locator("#awaiting-review-section").get_by_role("link", name=TITLE).first.click()
+    awaiting = publisher.locator("#awaiting-review-section")
+    expect(awaiting).to_contain_text("Awaiting your review")
+    shoot(publisher, "publisher-dashboard-awaiting-review")
+    awaiting.get_by_role("link", name=TITLE).first.click()
     publisher.wait_for_url(re.compile(r"/admin/pages/\d+/edit/"))
     publisher.get_by_role("tab", name="Publishing").click()
     expect(publisher.locator("#panel-child-publishing-schedule-section")).to_contain_text(
@@ -253,6 +258,7 @@ def test_an_editors_day(staff, contexts, shoot):
     reader.goto(f"{server}/blog/")
     expect(reader.locator(".featured__title")).to_have_text(featured_before)
     expect(reader.locator("main")).not_to_contain_text(TITLE)
+    load_every_image(reader)
     shoot(reader, "reader-blog-before-go-live", full_page=True)
     assert reader.goto(address).status == 404
     expect(reader.locator("body")).not_to_contain_text(TITLE)
@@ -291,11 +297,15 @@ def test_an_editors_day(staff, contexts, shoot):
     assert "published 1," in committed(run_scheduler_once)
     reader.goto(f"{server}/blog/")
     expect(reader.locator(".featured__title")).to_have_text(TITLE)
+    load_every_image(reader)
     shoot(reader, "reader-blog-after-go-live", full_page=True)
     reader.locator(".featured").get_by_role("link", name=TITLE).first.click()
     reader.wait_for_url(address)
     article = reader.locator("main")
     expect(article.locator("h1")).to_have_text(TITLE)
+    # In the order the editor added them: the first is the label on the post's card.
+    expect(article.locator(".post__topics li")).to_have_text(["GPU reliability", "Benchmarks"])
+    expect(article.locator(".post__author")).to_have_text(["Edna Editor"])
     expect(article.get_by_role("heading", name=HEADING)).to_be_visible()
     expect(article).to_contain_text(PARAGRAPH)
     expect(article.locator("blockquote")).to_contain_text(QUOTE)
