@@ -18,6 +18,8 @@ from django.test import Client, override_settings
 
 from blog.demo.posts import POSTS
 
+from .editing import committed, create_staff, remove_staff
+
 # Playwright's sync API runs an event loop in this thread; Django's ORM would refuse to run here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -34,7 +36,9 @@ CHROMIUM_ARGS = [
 ]
 WIDTHS = {"phone": 375, "tablet": 768, "desktop": 1280}
 ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+# CI keeps the checkout's files; TEST_ARTIFACTS moves them elsewhere (an absolute path).
+ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS") or ROOT / "test-artifacts")
+SCREENSHOTS = ARTIFACTS / "screenshots"
 AXE_JS = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 READER_PAGES = {
     "blog": "/blog/",
@@ -141,6 +145,40 @@ def open_page(demo_server, browser, request):
         name = re.sub(r"[^\w.-]+", "_", request.node.name)
         pages[-1].screenshot(path=str(SCREENSHOTS / f"FAILED-{name}.png"), full_page=True)
     for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def staff(demo_server):
+    """An editor with a byline, a publisher and a picture in the library, with every post they
+    write removed afterwards."""
+    created = committed(create_staff, demo_server)
+    yield created
+    committed(remove_staff, created)
+
+
+@pytest.fixture
+def contexts(browser, request):
+    """new_context() -> a fresh browser session at 1400×900, the size editors were watched
+    working at; the failing test's pages are saved as screenshots in SCREENSHOTS."""
+    opened = []
+
+    def new_context():
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        context.set_default_timeout(30_000)
+        opened.append(context)
+        return context
+
+    yield new_context
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        name = re.sub(r"[^\w.-]+", "_", request.node.name)
+        for number, context in enumerate(opened):
+            for page_number, page in enumerate(context.pages):
+                path = SCREENSHOTS / f"FAILED-{name}-{number}-{page_number}.png"
+                page.screenshot(path=str(path), full_page=True)
+    for context in opened:
         context.close()
 
 

@@ -1,0 +1,170 @@
+"""What the admin browser tests share: the staff who sign in, the steps they take in Wagtail's
+editor, and the way their work reaches the live server.
+
+The live server runs in other threads and cannot see the test's transaction, so what these
+tests create is committed from a thread of its own (`committed`) and removed again afterwards:
+the reader tests that follow in this package expect the demo as `load_demo` left it.
+"""
+
+import io
+import re
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+from django.db import connections
+from django.utils import timezone
+from playwright.sync_api import expect
+from wagtail.models import Page, Revision
+
+from blog.models import Author, BlogIndexPage, BlogPage
+from blog.roles import EDITORS, PUBLISHERS
+
+from ..factories import make_image
+
+PASSWORD = "correct horse battery staple"  # noqa: S105 (a throwaway test account)
+HERO_TITLE = "Two GPU boards side by side"
+
+
+def committed(work, *args):
+    """Run ORM work in a thread of its own, so it commits at once and the live server sees it.
+
+    The test thread holds the test's transaction (django_db), which the server's threads never
+    see; the database itself is still wanted, as pytest-django only creates it for marked tests.
+    """
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run_and_close, work, *args).result()
+
+
+def run_and_close(work, *args):
+    try:
+        return work(*args)
+    finally:
+        connections.close_all()
+
+
+def create_staff(server):
+    User = get_user_model()
+    editor = User.objects.create_user("edna", "edna@example.com", PASSWORD)
+    editor.groups.add(Group.objects.get(name=EDITORS))
+    publisher = User.objects.create_user("pete", "pete@example.com", PASSWORD)
+    publisher.groups.add(Group.objects.get(name=PUBLISHERS))
+    return {
+        "editor": editor,
+        "author": Author.objects.create(name="Edna Editor", slug="edna-editor", user=editor),
+        "publisher": publisher,
+        "image": make_image(HERO_TITLE, size=(1200, 675)),
+        "blog": BlogIndexPage.objects.get(),
+        "server": server,
+        "posts_before": set(BlogPage.objects.values_list("pk", flat=True)),
+    }
+
+
+def remove_staff(staff):
+    for post in BlogPage.objects.exclude(pk__in=staff["posts_before"]):
+        post.delete()
+    staff["image"].delete()
+    staff["author"].delete()
+    get_user_model().objects.filter(pk__in=[staff["editor"].pk, staff["publisher"].pk]).delete()
+
+
+def sign_in(context, server, user):
+    page = context.new_page()
+    page.goto(f"{server}/admin/login/")
+    page.fill("#id_username", user.username)
+    page.fill("#id_password", PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{server}/admin/")
+    return page
+
+
+def choose_image(page, field, title):
+    """Open the image chooser of a hero or block field and pick the picture by its title."""
+    field.get_by_role("button", name="Choose an image").click()
+    modal = page.locator(".modal-dialog")
+    modal.get_by_role("link", name=title).first.click()
+    modal.wait_for(state="hidden")
+
+
+def add_block(page, name):
+    """Add a block at the end of the post body through the block picker."""
+    page.locator("[data-contentpath='body'] button.c-sf-add-button").last.click()
+    page.get_by_role("option", name=name, exact=True).click()
+
+
+def open_new_post(page, server, blog):
+    page.goto(f"{server}/admin/pages/{blog.pk}/")
+    page.get_by_role("link", name="Add child page").first.click()
+    page.wait_for_url(re.compile(r"/admin/pages/add/blog/blogpage/\d+/"))
+
+
+def add_topics(page, *names):
+    """ "Add topics", tick them in the chooser and confirm: one new row per topic."""
+    page.get_by_role("button", name="Add topics").click()
+    modal = page.locator(".modal-dialog")
+    for name in names:
+        modal.locator("tr", has_text=name).get_by_role("checkbox").check()
+    modal.get_by_role("button", name="Confirm selection").click()
+    modal.wait_for(state="hidden")
+
+
+def go_ahead_if_asked(page, action, message):
+    """Wagtail may first ask whether to overwrite "a new version saved in another window": the
+    autosave that ran while the editor typed. Going ahead is what the editor means."""
+    done = page.locator(".messages", has_text=message)
+    overwrite = page.get_by_role("dialog").get_by_role("button", name=action)
+    expect(done.or_(overwrite)).to_be_visible()
+    if overwrite.is_visible():
+        overwrite.click()
+    expect(done).to_be_visible()
+
+
+def let_autosave_finish(page):
+    """Wait out the autosave that follows typing (WAGTAIL_AUTOSAVE_INTERVAL after it stops).
+    On a new post it creates the page: "Save draft" clicked while it runs posts the add form
+    again and finds the post's address already taken by the page it just created."""
+    page.wait_for_timeout(settings.WAGTAIL_AUTOSAVE_INTERVAL + 250)
+    expect(page.locator("#w-autosave-indicator")).not_to_have_attribute(
+        "data-w-autosave-state-value", "saving"
+    )
+
+
+def save_draft(page):
+    let_autosave_finish(page)
+    page.locator("footer").get_by_role("button", name="Save draft").click()
+    go_ahead_if_asked(
+        page, "Save draft", re.compile(r"created\.|has been updated|saved as a draft")
+    )
+    page.wait_for_url(re.compile(r"/admin/pages/\d+/edit/"))
+
+
+def open_action_menu(page):
+    page.locator("footer [data-w-dropdown-target='toggle']").click()
+
+
+def open_header_menu(page):
+    """The ⋯ menu at the top of the post editor (Share draft, Feature this post, …)."""
+    page.locator("header [data-w-dropdown-target='toggle']").first.click()
+
+
+def bring_scheduled_go_live_forward(page_id):
+    """Move the approved go-live time, and the one in the revision's content, a second into the
+    past: waiting out the real minute would double the test's run time."""
+    past = timezone.now() - timedelta(seconds=1)
+    revision = Revision.page_revisions.get(
+        object_id=str(page_id), approved_go_live_at__isnull=False
+    )
+    revision.content["go_live_at"] = past.isoformat()
+    revision.approved_go_live_at = past
+    revision.save(update_fields=["content", "approved_go_live_at"])
+    Page.objects.filter(pk=page_id).update(go_live_at=past)
+
+
+def run_scheduler_once():
+    """One pass of the scheduler `make run` starts; returns what it prints."""
+    out = io.StringIO()
+    call_command("run_scheduler", "--once", stdout=out)
+    return out.getvalue()

@@ -1,0 +1,320 @@
+"""One editor's day, end to end through the admin in Chromium at 1400×900 (issue #18, "Done
+when"): an Editor writes a post and previews it in every mode, submits it; a Publisher in Tokyo
+schedules it for a minute of tomorrow, finds it in the calendar and features it from the Posts
+list; the Editor shares the draft and switches the link off; the scheduler puts it live.
+
+Each step asserts what the editor is told and what a reader sees, and leaves a screenshot in
+test-artifacts/editors-day/ (under $TEST_ARTIFACTS if set), numbered in the order of the walk.
+"""
+
+import re
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+from wagtail.users.models import UserProfile
+
+from blog.featuring import in_slot
+from blog.models import BlogPage
+from blog.roles import REVIEW_WORKFLOW
+
+from .conftest import ARTIFACTS, load_every_image
+from .editing import (
+    HERO_TITLE,
+    add_block,
+    add_topics,
+    bring_scheduled_go_live_forward,
+    choose_image,
+    committed,
+    go_ahead_if_asked,
+    open_action_menu,
+    open_header_menu,
+    run_scheduler_once,
+    save_draft,
+    sign_in,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db]
+# Previews render pictures on first sight and the machine is shared: 5 s is too tight.
+expect.set_options(timeout=30_000)
+
+STEPS = ARTIFACTS / "editors-day"
+TITLE = "Restoring a checkpoint across GPU generations"
+SUMMARY = "What broke when we moved a running training job from A100s to H100s, and the fix."
+HERO_ALT = "Two circuit boards on a bench, an older one on the left."
+HEADING = "What the optimizer saved"
+PARAGRAPH = "The optimizer state was saved in a layout the new cards could not read."
+QUOTE = "Nothing was lost; it was only written down in the wrong order."
+CODE = "torch.load(path, map_location='cuda:0')"
+FIGURE_ALT = "The H100 board, its heat sink removed."
+PUBLISHER_ZONE = "Asia/Tokyo"
+
+
+@pytest.fixture
+def shoot():
+    """shoot(page, name) saves the page as NN-name.png, numbered in the order of the walk."""
+    STEPS.mkdir(parents=True, exist_ok=True)
+    for old in STEPS.glob("*.png"):
+        old.unlink()
+    taken = []
+
+    def shoot_(page, name, full_page=False):
+        taken.append(name)
+        # Finished animations, so a message that is still sliding in is shown in full.
+        path = STEPS / f"{len(taken):02d}-{name}.png"
+        page.screenshot(path=str(path), full_page=full_page, animations="disabled")
+
+    return shoot_
+
+
+def set_time_zone(user, zone):
+    profile = UserProfile.get_for_user(user)
+    profile.current_time_zone = zone
+    profile.save()
+
+
+def tomorrow_at(hour, minute, zone):
+    """A minute of tomorrow in `zone`. 08:15 in Tokyo is the day before in UTC, so a calendar
+    that sorted by the server's date would put the post on the wrong day."""
+    tz = ZoneInfo(zone)
+    tomorrow = timezone.now().astimezone(tz).date() + timedelta(days=1)
+    return datetime.combine(tomorrow, time(hour, minute), tzinfo=tz)
+
+
+def featured_title(blog):
+    shown = in_slot(blog)
+    return shown.title if shown else None
+
+
+def pk_and_address(title):
+    post = BlogPage.objects.get(title=title)
+    return post.pk, post.url
+
+
+def test_an_editors_day(staff, contexts, shoot):
+    server, blog = staff["server"], staff["blog"]
+    committed(set_time_zone, staff["publisher"], PUBLISHER_ZONE)
+    featured_before = committed(featured_title, blog)
+    assert featured_before, "the demo blog has a featured post for this one to follow"
+
+    # 1. The Editor writes a post: title, summary, hero with alt text, topics, five blocks.
+    editor = sign_in(contexts(), server, staff["editor"])
+    editor.get_by_role("link", name="Posts", exact=True).click()
+    editor.get_by_role("link", name="Add post").first.click()
+    editor.wait_for_url(re.compile(r"/admin/pages/add/blog/blogpage/\d+/"))
+    expect(editor.get_by_role("tab")).to_contain_text(["Content", "Card & SEO", "Publishing"])
+    editor.fill("#id_title", TITLE)
+    # A paste longer than the summary's limit is kept whole, and the counter says by how much.
+    editor.fill("#id_summary", SUMMARY * 6)
+    too_long = len(SUMMARY) * 6
+    expect(editor.locator("#id_summary-character-count")).to_have_text(
+        f"{too_long} / 300 characters ({too_long - 300} too many: shorten it to save)"
+    )
+    assert editor.input_value("#id_summary") == SUMMARY * 6
+    editor.fill("#id_summary", SUMMARY)
+    expect(editor.locator("#id_summary-character-count")).to_have_text(
+        f"{len(SUMMARY)} / 300 characters"
+    )
+    choose_image(editor, editor.locator("[data-field-wrapper]:has(#id_hero_image)"), HERO_TITLE)
+    editor.fill("#id_hero_alt", HERO_ALT)
+    # The byline starts as the signed-in editor's own; the topics start empty.
+    expect(editor.locator("#id_author_links-FORMS")).to_contain_text("Edna Editor")
+    expect(editor.locator("#id_topic_links-FORMS [data-inline-panel-child]")).to_have_count(0)
+    add_topics(editor, "GPU reliability")
+    add_topics(editor, "Benchmarks")
+
+    body = editor.locator("[data-contentpath='body']")
+    add_block(editor, "Heading")
+    body.locator("[data-contentpath='text'] input").last.fill(HEADING)
+    add_block(editor, "Paragraph")
+    body.locator("[contenteditable='true']").last.fill(PARAGRAPH)
+    add_block(editor, "Quote")
+    body.locator("[data-contentpath='quote'] textarea").last.fill(QUOTE)
+    add_block(editor, "Code")
+    body.locator("[data-contentpath='language'] select").last.select_option("python")
+    body.locator("[data-contentpath='code'] textarea").last.fill(CODE)
+    add_block(editor, "Image")
+    choose_image(editor, body.locator("[data-contentpath='image']").last, HERO_TITLE)
+    body.locator("[data-contentpath='alt_text'] textarea").last.fill(FIGURE_ALT)
+    shoot(editor, "editor-writes-the-post", full_page=True)
+
+    # Saved before previewing: when autosave turns a new page into an existing one, the preview
+    # panel still points at the "add" preview and stays blank until the editor reloads.
+    save_draft(editor)
+    expect(editor.locator(".messages")).to_contain_text(TITLE)
+    shoot(editor, "draft-saved")
+
+    # 2. Every preview mode the post offers shows the post as readers would meet it there.
+    editor.get_by_role("button", name="Toggle preview").click()
+    preview = editor.frame_locator("#w-preview-iframe")
+    modes = editor.locator("#id_preview_mode option")
+    expect(modes).to_have_text(["Full page", "Card", "Featured slot", "Social share card"])
+    # The panel opens on the full page; a mode chosen before that has loaded is lost.
+    expect(preview.locator("h1")).to_contain_text(TITLE)
+    expect(preview.locator("main")).to_contain_text(PARAGRAPH)
+    expect(preview.locator("main blockquote")).to_contain_text(QUOTE)
+    expect(preview.locator("main pre code")).to_contain_text(CODE)
+    expect(preview.locator(".post__hero img")).to_have_attribute("alt", HERO_ALT)
+    shoot(editor, "preview-full-page")
+    editor.select_option("#id_preview_mode", "card")
+    card = preview.locator(".preview-shell__stage .card")
+    expect(card).to_contain_text(TITLE)
+    expect(card).to_contain_text(SUMMARY)
+    shoot(editor, "preview-card")
+    editor.select_option("#id_preview_mode", "featured")
+    featured = preview.locator(".preview-shell__stage .featured")
+    expect(featured).to_contain_text(TITLE)
+    expect(featured.locator("img")).to_have_attribute("alt", HERO_ALT)
+    shoot(editor, "preview-featured-slot")
+    editor.select_option("#id_preview_mode", "social")
+    social = preview.locator(".social-card")
+    expect(social.locator(".social-card__title")).to_have_text(TITLE)
+    expect(social.locator(".social-card__description")).to_have_text(SUMMARY)
+    expect(social.locator(".social-card__domain")).not_to_be_empty()
+    shoot(editor, "preview-social-share-card")
+    editor.get_by_role("button", name="Toggle preview").click()
+
+    # 3. Submitted for review.
+    open_action_menu(editor)
+    submit_label = f"Submit to {REVIEW_WORKFLOW}"
+    editor.locator("footer").get_by_role("button", name=submit_label).click()
+    go_ahead_if_asked(editor, submit_label, "submitted for moderation")
+    expect(editor.locator(".messages")).to_contain_text(TITLE)
+    shoot(editor, "submitted-for-review")
+    pk, address = committed(pk_and_address, TITLE)
+    address = server + address
+
+    # 4. The Publisher (in Tokyo) opens it from the dashboard, schedules it on the Publishing
+    # tab for a minute of tomorrow and approves it.
+    publisher = sign_in(contexts(), server, staff["publisher"])
+    awaiting = publisher.locator("#awaiting-review-section")
+    expect(awaiting).to_contain_text("Awaiting your review")
+    shoot(publisher, "publisher-dashboard-awaiting-review")
+    awaiting.get_by_role("link", name=TITLE).first.click()
+    publisher.wait_for_url(re.compile(r"/admin/pages/\d+/edit/"))
+    publisher.get_by_role("tab", name="Publishing").click()
+    expect(publisher.locator("#panel-child-publishing-schedule-section")).to_contain_text(
+        f"Times are in {PUBLISHER_ZONE}, your time zone"
+    )
+    go_live = tomorrow_at(8, 15, PUBLISHER_ZONE)
+    when = f"{go_live:%-d %b %Y, %H:%M} {PUBLISHER_ZONE}"
+    publisher.fill("#id_go_live_at", go_live.strftime("%Y-%m-%d %H:%M"))
+    publisher.get_by_role("tab", name="Publishing").click()  # closes the date picker
+    shoot(publisher, "publisher-sets-the-go-live")
+    save_draft(publisher)
+    expect(publisher.locator(".messages")).to_contain_text(
+        f"It will be scheduled to go live on {when} once a Publisher approves it."
+    )
+    open_action_menu(publisher)
+    publisher.get_by_role("button", name="Approve and schedule", exact=True).click()
+    expect(publisher.locator(".messages")).to_contain_text(
+        f"“{TITLE}” is scheduled to go live on {when}."
+    )
+    # The page listing it returns to says the post waits.
+    expect(publisher.locator("tr", has_text=TITLE)).to_contain_text(re.compile("scheduled", re.I))
+    shoot(publisher, "approved-and-scheduled")
+
+    # 5. The calendar shows it on tomorrow's date in Tokyo, at 08:15, marked scheduled.
+    publisher.get_by_role("link", name="Calendar", exact=True).click()
+    expect(publisher.locator(".editorial-calendar caption")).to_contain_text(PUBLISHER_ZONE)
+    if go_live.day == 1:
+        publisher.get_by_role("link", name=re.compile(r"›$")).click()
+    day = publisher.locator(f"td.editorial-calendar__day:has(time[datetime='{go_live:%Y-%m-%d}'])")
+    entry = day.locator(".editorial-calendar__entry", has_text=TITLE)
+    expect(entry).to_contain_text("Goes live 08:15")
+    entry.get_by_role("link", name=TITLE).hover()
+    expect(entry.locator(".editorial-calendar__card")).to_contain_text("Scheduled")
+    expect(entry.locator(".editorial-calendar__card")).to_contain_text(SUMMARY)
+    shoot(publisher, "calendar")
+
+    # 6. Featured from the Posts list: it takes the slot at its go-live, not before.
+    publisher.get_by_role("link", name="Posts", exact=True).click()
+    row = publisher.locator("table.listing tbody tr", has_text=TITLE)
+    expect(row).to_contain_text("Scheduled")
+    expect(row).to_contain_text(when)
+    row.hover()
+    row.get_by_role("link", name="Feature", exact=True).click()
+    expect(publisher.locator("main")).to_contain_text(
+        f"Readers see “{featured_before}” in the featured slot at the top of the blog now."
+    )
+    expect(publisher.locator("main")).to_contain_text(
+        f"it takes the featured slot when it goes live on {when}"
+    )
+    shoot(publisher, "feature-this-post")
+    publisher.get_by_role("button", name="Feature this post").click()
+    expect(publisher.locator(".messages")).to_contain_text(
+        f"“{TITLE}” will take the featured slot when it goes live on {when}; "
+        f"until then readers see “{featured_before}” there."
+    )
+    expect(publisher.locator("table.listing tbody tr", has_text=TITLE)).to_contain_text(
+        "Featured once it goes live"
+    )
+    shoot(publisher, "featured-once-it-goes-live")
+
+    # Before its go-live readers find nothing of it: not in the slot, not listed, no page.
+    reader = contexts().new_page()
+    reader.goto(f"{server}/blog/")
+    expect(reader.locator(".featured__title")).to_have_text(featured_before)
+    expect(reader.locator("main")).not_to_contain_text(TITLE)
+    load_every_image(reader)
+    shoot(reader, "reader-blog-before-go-live", full_page=True)
+    assert reader.goto(address).status == 404
+    expect(reader.locator("body")).not_to_contain_text(TITLE)
+
+    # 7. The Editor shares the draft; a reviewer without an account reads it, until the link
+    # is switched off.
+    editor.goto(f"{server}/admin/pages/{pk}/edit/")
+    open_header_menu(editor)
+    editor.get_by_role("link", name="Share draft").click()
+    editor.get_by_role("button", name="Create share link").click()
+    expect(editor.locator(".messages")).to_contain_text(
+        "Share link created. Anyone with it can read the newest draft until"
+    )
+    link = editor.get_by_label("Share link").first.input_value()
+    shoot(editor, "share-link-created")
+    reviewer = contexts().new_page()
+    assert reviewer.goto(link).status == 200
+    expect(reviewer.locator(".draft-banner")).to_contain_text("Draft — not published")
+    expect(reviewer.locator("main h1")).to_have_text(TITLE)
+    expect(reviewer.locator("main")).to_contain_text(PARAGRAPH)
+    shoot(reviewer, "reviewer-reads-the-draft", full_page=True)
+    editor.get_by_role("button", name="Switch off").click()
+    expect(editor.locator(".messages")).to_contain_text(
+        "Share link switched off. It now shows a 'not found' page."
+    )
+    expect(editor.locator("tr.share-link").first).to_contain_text("Switched off")
+    shoot(editor, "share-link-switched-off")
+    assert reviewer.goto(link).status == 404
+    expect(reviewer.locator("h1")).to_have_text("We couldn't find that page.")
+    expect(reviewer.locator("body")).not_to_contain_text(TITLE)
+    shoot(reviewer, "reviewer-finds-the-link-gone", full_page=True)
+
+    # 8. Go-live: the scheduler's pass (the go-live moved a second into the past rather than
+    # waiting for tomorrow) puts it live, in the featured slot, with every block.
+    committed(bring_scheduled_go_live_forward, pk)
+    assert "published 1," in committed(run_scheduler_once)
+    reader.goto(f"{server}/blog/")
+    expect(reader.locator(".featured__title")).to_have_text(TITLE)
+    load_every_image(reader)
+    shoot(reader, "reader-blog-after-go-live", full_page=True)
+    reader.locator(".featured").get_by_role("link", name=TITLE).first.click()
+    reader.wait_for_url(address)
+    article = reader.locator("main")
+    expect(article.locator("h1")).to_have_text(TITLE)
+    # In the order the editor added them: the first is the label on the post's card.
+    expect(article.locator(".post__topics li")).to_have_text(["GPU reliability", "Benchmarks"])
+    expect(article.locator(".post__author")).to_have_text(["Edna Editor"])
+    expect(article.get_by_role("heading", name=HEADING)).to_be_visible()
+    expect(article).to_contain_text(PARAGRAPH)
+    expect(article.locator("blockquote")).to_contain_text(QUOTE)
+    expect(article.locator("pre code")).to_contain_text(CODE)
+    expect(article.locator(".post__hero img")).to_have_attribute("alt", HERO_ALT)
+    expect(article.locator("figure.figure img")).to_have_attribute("alt", FIGURE_ALT)
+    shoot(reader, "reader-post", full_page=True)
+    publisher.reload()
+    row = publisher.locator("table.listing tbody tr", has_text=TITLE)
+    expect(row).to_contain_text("Live")
+    expect(row).to_contain_text("★ In the featured slot")
+    shoot(publisher, "posts-list-after-go-live")
