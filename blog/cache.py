@@ -29,8 +29,9 @@ from wagtail.signals import page_published, page_unpublished, post_page_move
 from home.health import PROBE_PATHS
 from home.middleware import site_id
 
-from .generation import bump_generation, content_key, lifetime_until_next_expiry
+from .generation import bump_generation, content_key
 from .models import Author, BlogPageAuthor, BlogPageTopic, Topic
+from .visibility import is_visible, lifetime_until_next_expiry
 
 KEY_PREFIX = "pagecache"
 # Never cached, whatever the page says: editors' screens, share links to drafts, and search,
@@ -135,10 +136,10 @@ def cache_key_for(request):
 
 @hooks.register("before_serve_page")
 def mark_public_page(page, request, serve_args, serve_kwargs):
-    """Only a live page with no view restriction on it or above it may be stored."""
+    """Only a page every reader may see may be stored."""
     if getattr(request, "_page_cache_key", None) is None:
         return
-    if page.live and not page.get_view_restrictions().exists():
+    if is_visible(page):
         request._page_cache_public = True
 
 

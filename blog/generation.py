@@ -11,15 +11,13 @@ once: there is nothing to purge and nothing for a process to keep stale.
 import contextvars
 import functools
 import hashlib
-import math
 import secrets
 
 from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError
-from django.db.models import F, Min
-from django.utils import timezone
+from django.db.models import F
 
 from config.storage import outage_seen
 
@@ -170,23 +168,3 @@ def first_since_change(name):
         return False
     memory.keep({key: True}, settings.CONTENT_CACHE_TTL)
     return True
-
-
-def next_expiry():
-    from wagtail.models import Page
-
-    return Page.objects.filter(live=True, expire_at__gt=timezone.now()).aggregate(Min("expire_at"))[
-        "expire_at__min"
-    ]
-
-
-def lifetime_until_next_expiry(lifetime=None):
-    """Seconds a remembered answer may live: the configured TTL, cut short when a post expires
-    sooner. Between its expiry and the scheduler's next pass the listings already hide it,
-    and nothing remembered may lag behind. The next expiry only moves when pages change."""
-    lifetime = settings.CONTENT_CACHE_TTL if lifetime is None else lifetime
-    expiry = remember("next-expiry", next_expiry)
-    if expiry is not None:
-        seconds = math.ceil((expiry - timezone.now()).total_seconds())
-        lifetime = min(lifetime, max(1, seconds))
-    return lifetime

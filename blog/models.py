@@ -8,7 +8,6 @@ from django.db import models, router
 from django.db.models import (
     Count,
     Exists,
-    ExpressionWrapper,
     F,
     Func,
     Max,
@@ -33,11 +32,11 @@ from wagtail.admin.panels import (
 )
 from wagtail.contrib.routable_page.models import RoutablePageMixin, path
 from wagtail.fields import StreamField
-from wagtail.models import Orderable, Page, PageManager, PageViewRestriction
+from wagtail.models import Orderable, Page, PageManager
 from wagtail.query import PageQuerySet
 from wagtail.search import index
 
-from . import chrome
+from . import chrome, visibility
 from .blocks import BodyBlock
 from .compiled import REQUEST_TIME, PagedIds, listing_shapes
 from .feeds import BlogAtom, BlogFeed
@@ -129,35 +128,14 @@ class Author(index.Indexed, models.Model):
         return self.name
 
 
-def hidden_branches():
-    """Tree paths under which no reader sees anything. Wagtail's live() says nothing about
-    ancestors: an unpublished index hides its posts, and a restricted page hides itself and
-    everything below it. One query finds both."""
-    return list(
-        Page.objects.filter(Q(live=False, numchild__gt=0) | Q(view_restrictions__isnull=False))
-        .values_list("path", flat=True)
-        .distinct()
-    )
-
-
 class BlogPageQuerySet(PageQuerySet):
     def readable(self):
-        """Posts a reader may see: live, public, not past expiry, under published pages only."""
-        posts = self.not_expired()
-        for branch in remember("hidden-branches", hidden_branches):
-            posts = posts.exclude(path__startswith=branch)
-        return posts
-
-    def not_expired(self, now=None):
-        now = now or timezone.now()
-        return self.live().filter(Q(expire_at__isnull=True) | Q(expire_at__gt=now))
+        """Posts a reader may see (blog/visibility.py)."""
+        return visibility.visible(self)
 
     def readable_below(self, page, now=None):
-        """readable() for the children of a page being served: Wagtail's routing has already
-        checked the page and its ancestors, so only the posts' own restrictions remain and the
-        check costs no query of its own."""
-        own_restriction = PageViewRestriction.objects.filter(page=OuterRef("pk"))
-        return self.child_of(page).not_expired(now).exclude(Exists(own_restriction))
+        """readable() for the children of a page being served (blog/visibility.py)."""
+        return visibility.visible_children(page, self, now)
 
     def newest_first(self):
         # Ties broken by the page table's own id, which the ORM would otherwise shorten to
@@ -218,36 +196,12 @@ def topic_prefetch():
 BlogPageManager = PageManager.from_queryset(BlogPageQuerySet)
 
 
-def with_restriction_flag(pages):
-    """Pages that each say whether a view restriction applies to them, in the query that
-    fetches them: the same test as get_view_restrictions below, so that routing a public
-    page (nearly every request) needs no restrictions query at all."""
-    served_path = ExpressionWrapper(OuterRef("path"), output_field=models.CharField())
-    applies = PageViewRestriction.objects.alias(served_path=served_path).filter(
-        Q(served_path__startswith=F("page__path"))
-        | Q(served_path__startswith=F("page__aliases__path"))
-    )
-    return pages.annotate(under_view_restriction=Exists(applies))
-
-
 class OneQueryRestrictionsMixin:
     """Wagtail checks view restrictions on every page it serves, in two queries (ancestors,
-    then restrictions). The ancestors' paths are prefixes of the page's own path, so one
-    query does: restrictions on this page or an ancestor, or on the page one of them is an
-    alias of (an alias has no restrictions of its own and follows its source's)."""
+    then restrictions); one does (blog/visibility.py)."""
 
     def get_view_restrictions(self):
-        if getattr(self, "under_view_restriction", None) is False:
-            # Known empty: iterating none() still compiles a query only to find it cannot
-            # match, a tenth of a millisecond on every page served.
-            restrictions = PageViewRestriction.objects.none()
-            restrictions._result_cache = []
-            return restrictions
-        steps = range(self.steplen, len(self.path) + 1, self.steplen)
-        paths = [self.path[:end] for end in steps]
-        return PageViewRestriction.objects.filter(
-            Q(page__path__in=paths) | Q(page__aliases__path__in=paths)
-        ).distinct()
+        return visibility.restrictions_over(self)
 
 
 class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
@@ -289,13 +243,13 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
 
     def route(self, request, path_components):
         # Wagtail only checks the page it lands on; an unpublished index must hide its posts.
-        if path_components and not self.live:
+        if path_components and visibility.hides_its_subtree(self):
             raise Http404
         if len(path_components) == 1 and not self.is_own_route(path_components[0]):
             # A post, fetched as itself in one query: Wagtail's own lookup fetches the base
             # page and then the post.
             post = BlogPage.objects.child_of(self).filter(slug=path_components[0])
-            post = with_restriction_flag(post.select_related("hero_image")).first()
+            post = visibility.with_restriction_flag(post.select_related("hero_image")).first()
             if post is not None:
                 post._cached_parent_obj = self
                 return post.route(request, [])
@@ -336,7 +290,7 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         chosen post expires (only then can another take its place without a publish)."""
         key = f"featured-post:{self.pk}"
         chosen = remember(key, lambda: self.choose_featured(self.posts()))
-        if chosen is not None and chosen.is_past_expiry:
+        if chosen is not None and visibility.is_past_expiry(chosen):
             chosen = self.choose_featured(self.posts())
         return chosen
 
@@ -649,13 +603,8 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         post.featured, post.featured_at = self.featured, self.featured_at
         return post
 
-    @property
-    def is_past_expiry(self):
-        # Between expiry and the scheduler's next pass the post is still flagged live.
-        return self.expire_at is not None and self.expire_at <= timezone.now()
-
     def route(self, request, path_components):
-        if self.is_past_expiry:
+        if visibility.is_past_expiry(self):
             raise Http404
         return super().route(request, path_components)
 
@@ -723,7 +672,7 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         """related_posts, found once for every process until the content changes or one of
         them expires (only then can another take its place without a publish)."""
         related = remember(f"related-posts:{self.pk}", self.related_posts)
-        if any(post.is_past_expiry for post in related):
+        if any(visibility.is_past_expiry(post) for post in related):
             related = self.related_posts()
         return related
 
@@ -741,11 +690,6 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
             .newest_first()
             .card_fields()[:limit]
         )
-
-    def get_sitemap_urls(self, request=None):
-        if self.is_past_expiry:
-            return []
-        return super().get_sitemap_urls(request)
 
     def get_context(self, request, *args, **kwargs):
         context = super().get_context(request, *args, **kwargs)

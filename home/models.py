@@ -51,7 +51,9 @@ class HomePage(Page):
 
     def route(self, request, path_components):
         # Wagtail only checks the page it lands on; an unpublished ancestor must hide its subtree.
-        if path_components and not self.live:
+        from blog.visibility import hides_its_subtree
+
+        if path_components and hides_its_subtree(self):
             raise Http404
         if path_components:
             blog = self.blogs_by_slug().get(path_components[0])
@@ -65,7 +67,8 @@ class HomePage(Page):
         base page and then the blog), in one query shared by every process until the content
         changes: nearly every reader's request passes through a blog."""
         from blog.generation import remember
-        from blog.models import BlogIndexPage, with_restriction_flag
+        from blog.models import BlogIndexPage
+        from blog.visibility import with_restriction_flag
 
         def fetch():
             blogs = with_restriction_flag(BlogIndexPage.objects.child_of(self))
@@ -75,9 +78,11 @@ class HomePage(Page):
 
     def get_context(self, request, *args, **kwargs):
         from blog.models import BlogIndexPage, BlogPage
+        from blog.visibility import visible_in_one_query
 
         context = super().get_context(request, *args, **kwargs)
-        context["blog_index"] = BlogIndexPage.objects.live().public().descendant_of(self).first()
+        blogs = BlogIndexPage.objects.descendant_of(self).order_by("path")
+        context["blog_index"] = visible_in_one_query(blogs).first()
         context["latest_posts"] = BlogPage.objects.readable().newest_first().for_cards()[:3]
         return context
 

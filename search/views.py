@@ -9,8 +9,9 @@ from django.utils.functional import SimpleLazyObject
 from modelsearch.utils import normalise_query_string
 from wagtail.contrib.search_promotions.models import SearchPromotion
 
-from blog.generation import lifetime_until_next_expiry, remember
+from blog.generation import remember
 from blog.models import BlogPage, BlogPageTopic, Topic
+from blog.visibility import lifetime_until_next_expiry
 
 from .excerpts import excerpt, highlight, match_pattern, shows_summary
 from .hits import count_hit
