@@ -31,6 +31,7 @@ test: install ## run lint, Django checks, migrations check and every test with c
 	VENV=$(VENV) bash .ci/audit.sh
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) manage.py check
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) manage.py makemigrations --check --dry-run
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest --cov --cov-report=term $(PYTEST_ARGS)
@@ -63,6 +64,7 @@ lighthouse: install ## Lighthouse scores for /blog/ and a post, served as in pro
 lint: install ## ruff lint and format check
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 format: install ## apply ruff fixes and formatting
 	$(VENV)/bin/ruff check --fix .
