@@ -196,7 +196,11 @@ class Importer:
                         "content_hash": digest,
                     },
                 )
-        except (ValidationError, DatabaseError, ValueError) as error:
+        except (ValidationError, DatabaseError, ValueError, KeyError, TypeError) as error:
+            # What was remembered from the rolled-back transaction is gone with it: the blog's
+            # count of children, and authors or topics first made for this post.
+            self.blog.refresh_from_db()
+            self.authors, self.topics = {}, {}
             return Outcome(record.label, FAILED, describe(error), outcome.notes)
         outcome.page_id = post.pk
         return outcome
@@ -207,7 +211,7 @@ class Importer:
 
         def resolve(picture):
             image_id, problem = self.pictures.image_for(picture, record.base_dir)
-            if problem:
+            if problem and (problem, record.label) not in report.missing_pictures:
                 report.missing_pictures.append((problem, record.label))
             return image_id
 
