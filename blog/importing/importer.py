@@ -96,11 +96,12 @@ class Report:
 def search_indexing_deferred():
     """Posts are indexed in one batch at the end, not one by one as each is saved: the index
     write per save is most of a save's cost. Only modelsearch's own handler is paused."""
-    post_save.disconnect(post_save_signal_handler, sender=BlogPage)
+    connected = post_save.disconnect(post_save_signal_handler, sender=BlogPage)
     try:
         yield
     finally:
-        post_save.connect(post_save_signal_handler, sender=BlogPage)
+        if connected:
+            post_save.connect(post_save_signal_handler, sender=BlogPage)
 
 
 class Importer:

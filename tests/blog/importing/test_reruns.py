@@ -44,3 +44,23 @@ def test_a_post_an_editor_changed_is_not_overwritten(run_import, media, tmp_path
     hello.refresh_from_db()
     assert hello.summary == "The editor's own summary."
     assert "revised" not in str(hello.body)
+
+
+def test_posts_are_indexed_in_one_batch_after_the_import(run_import, media, monkeypatch):
+    from modelsearch import signal_handlers
+
+    indexed_one_by_one = []
+    real = signal_handlers.insert_or_update_object_task
+
+    class Recording:
+        @staticmethod
+        def enqueue(app_label, model_name, pk):
+            indexed_one_by_one.append(model_name)
+            return real.enqueue(app_label, model_name, pk)
+
+    monkeypatch.setattr(signal_handlers, "insert_or_update_object_task", Recording)
+    run_import(WXR, "--media", str(media))
+    assert "blogpage" not in indexed_one_by_one
+    # Saving a post afterwards indexes it as before: the pause ended with the import.
+    BlogPage.objects.get(slug="hello-world").save()
+    assert "blogpage" in indexed_one_by_one
