@@ -64,3 +64,12 @@ def test_posts_are_indexed_in_one_batch_after_the_import(run_import, media, monk
     # Saving a post afterwards indexes it as before: the pause ended with the import.
     BlogPage.objects.get(slug="hello-world").save()
     assert "blogpage" in indexed_one_by_one
+
+
+def test_wagtail_knows_where_imported_pictures_and_topics_are_used(run_import, media):
+    from wagtail.models import ReferenceIndex
+
+    run_import(WXR, "--media", str(media))
+    hello = BlogPage.objects.get(slug="hello-world")
+    assert ReferenceIndex.get_references_to(hello.hero_image).exists()
+    assert ReferenceIndex.get_references_to(hello.topics[0]).exists()
