@@ -3,6 +3,8 @@
 import json
 from datetime import UTC, datetime
 
+from bs4 import BeautifulSoup
+from django.utils.html import escape
 from django.utils.text import slugify
 
 from .records import DRAFT, LIVE, SCHEDULED, Export, Person, Picture, PostRecord, TopicRef
@@ -127,8 +129,6 @@ def body_html(post):
 
 def texts(document):
     """Paragraph texts of a lexical or mobiledoc document."""
-    from django.utils.html import escape
-
     found = []
 
     def walk(node):
@@ -155,6 +155,4 @@ def texts(document):
 
 
 def strip_markup(html):
-    from bs4 import BeautifulSoup
-
     return BeautifulSoup(html, "html.parser").get_text(" ", strip=True)

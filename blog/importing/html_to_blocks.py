@@ -11,9 +11,10 @@ a paragraph.
 import json
 import re
 from dataclasses import dataclass, field
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import urlparse
 
 from bs4 import BeautifulSoup, Comment, NavigableString, Tag
+from django.utils.html import escape
 from django.utils.text import slugify
 from wagtail.admin.rich_text.converters.contentstate import ContentstateConverter
 from wagtail.embeds.finders import get_finders
@@ -405,16 +406,6 @@ def text_of(html):
     return BeautifulSoup(html, "html.parser").get_text(" ", strip=True)
 
 
-def escape(text):
-    from django.utils.html import escape as django_escape
-
-    return django_escape(text)
-
-
 def html_to_blocks(html, *, resolve_picture=lambda picture: None, link_for=lambda href: None):
     """The body's blocks, and what the conversion removed or could not keep as it was."""
     return BodyConverter(resolve_picture, link_for).convert(html or "")
-
-
-def query_value(url, name):
-    return (parse_qs(urlparse(url).query).get(name) or [""])[0]
