@@ -141,9 +141,9 @@ def texts(document):
             for value in node.values():
                 walk(value)
         elif isinstance(node, list):
-            if node and node[0] == "p" and len(node) > 1 and isinstance(node[1], list):
-                # mobiledoc section: ["p", [[0, [], 0, "text"], …]]
-                words = "".join(m[3] for m in node[1] if isinstance(m, list) and len(m) > 3)
+            # A mobiledoc markup section: [1, "p", [[0, [], 0, "text"], …]]
+            if len(node) == 3 and node[0] == 1 and isinstance(node[2], list):
+                words = "".join(m[3] for m in node[2] if isinstance(m, list) and len(m) > 3)
                 if words:
                     found.append(escape(words))
                 return

@@ -1,5 +1,7 @@
 """A Ghost export and a folder of Markdown files brought in."""
 
+import json
+
 import pytest
 from django.core.management import CommandError
 
@@ -32,6 +34,34 @@ def test_ghost_post_without_html_keeps_its_lexical_text(run_import, media):
     draft = BlogPage.objects.get(slug="ghost-draft")
     assert not draft.live
     assert "Only lexical &lt;here&gt;." in draft.body[0].value.source
+
+
+def test_an_older_ghost_export_with_mobiledoc_only(run_import, media, tmp_path):
+    mobiledoc = '{"version": "0.3.1", "sections": [[1, "p", [[0, [], 0, "Old words"]]]]}'
+    export = tmp_path / "ghost-v2.json"
+    export.write_text(
+        json.dumps(
+            {
+                "db": [
+                    {
+                        "data": {
+                            "posts": [
+                                {
+                                    "id": "1",
+                                    "title": "Old Ghost",
+                                    "slug": "old-ghost",
+                                    "mobiledoc": mobiledoc,
+                                    "status": "draft",
+                                }
+                            ]
+                        }
+                    }
+                ]
+            }
+        )
+    )
+    run_import(export)
+    assert "Old words" in BlogPage.objects.get(slug="old-ghost").body[0].value.source
 
 
 def test_ghost_export_that_is_not_json(run_import, tmp_path):

@@ -137,3 +137,14 @@ def test_an_item_without_a_date_names_itself(run_import, tmp_path):
     broken.write_text(text)
     with pytest.raises(CommandError, match=r"Item “Team only” at line \d+: it has no GMT date"):
         run_import(broken)
+
+
+@pytest.mark.parametrize("version", ["1.0", "1.1"])
+def test_older_export_versions(run_import, media, tmp_path, version):
+    older = tmp_path / f"wxr-{version}.xml"
+    older.write_text(
+        WXR.read_text().replace("wordpress.org/export/1.2/", f"wordpress.org/export/{version}/")
+    )
+    run_import(older, "--media", str(media))
+    hello = post("hello-world")
+    assert hello.live and [t.name for t in hello.topics] == ["Reliability", "News", "GPU"]
