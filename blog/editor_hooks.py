@@ -11,6 +11,7 @@ from .admin_views import CalendarView, FeaturePostView, ShareLinksView, revoke_s
 from .content_checks import use_blog_content_checks
 from .editorial_admin import PostsAdmin
 from .featuring import FEATURE, UNFEATURE
+from .importing.admin_views import ImportPostsView, blog_the_user_publishes
 from .models import BlogPage
 
 modeladmin_register(PostsAdmin)
@@ -30,6 +31,7 @@ def register_editor_toolkit_urls():
             FeaturePostView.as_view(),
             name="blog_feature_post",
         ),
+        path("blog/import/", ImportPostsView.as_view(), name="blog_import_posts"),
         path(
             "blog/share-links/<int:pk>/revoke/",
             revoke_share_link,
@@ -42,6 +44,18 @@ def register_editor_toolkit_urls():
 def register_calendar_menu_item():
     return MenuItem(
         "Calendar", reverse("blog_calendar"), icon_name="date", name="calendar", order=160
+    )
+
+
+class PublishersMenuItem(MenuItem):
+    def is_shown(self, request):
+        return blog_the_user_publishes(request.user) is not None
+
+
+@hooks.register("register_admin_menu_item")
+def register_import_menu_item():
+    return PublishersMenuItem(
+        "Import posts", reverse("blog_import_posts"), icon_name="download", name="import", order=900
     )
 
 

@@ -43,6 +43,7 @@ from .feeds import BlogAtom, BlogFeed
 from .forms import BlogPageForm, CharacterLimitModelForm
 from .fragments import ARTICLE, CARD, FEATURED_CARD, LISTED_POST, POST_META, render_fragments
 from .generation import first_since_change, remember
+from .importing.models import ImportedItem  # noqa: F401  (registers the model with the blog app)
 from .panels import AtLeastOneChosenPanel, schedule_panels
 from .previews import BlogPagePreviewMixin
 from .seo import post_meta

@@ -91,6 +91,8 @@ MIDDLEWARE = [
     # A number out of the database's range in a hand-edited address: 400 (home/errors.py).
     "home.errors.NumberOutOfRangeMiddleware",
     "wagtail.contrib.redirects.middleware.RedirectMiddleware",
+    # Imported WordPress addresses like /?p=123, which the home page would answer (blog/importing).
+    "blog.importing.middleware.OldQueryAddressRedirectMiddleware",
     "blog.cache.PageCacheFetchMiddleware",
     # After the page cache, so only pages rendered afresh look the settings up; the page cache
     # looks up only the site, which its keys name (home/middleware.py).

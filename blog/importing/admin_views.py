@@ -1,0 +1,127 @@
+"""The admin's import screen, for Publishers: upload an export, read what it would do, confirm.
+
+The upload waits in the server's temporary folder (never in the media storage, which may be
+public: an export holds drafts and private posts) under a random name that only the uploader's
+session knows, until it is imported or replaced.
+"""
+
+import secrets
+import tempfile
+from pathlib import Path
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect
+from django.views.generic import TemplateView
+from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
+
+from blog.models import BlogIndexPage
+
+from .importer import Importer
+from .safety import ExportError
+from .sources import opened
+
+SESSION_KEY = "blog_import_upload"
+UPLOAD_SUFFIXES = {".xml", ".json", ".zip"}
+
+
+def upload_folder():
+    folder = Path(tempfile.gettempdir()) / "cedana-imports"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return folder
+
+
+def blog_the_user_publishes(user):
+    """The blog this user may publish in; imports publish, so only Publishers may import."""
+    for blog in BlogIndexPage.objects.all():
+        if blog.permissions_for_user(user).can_publish():
+            return blog
+    return None
+
+
+class ExportUploadForm(forms.Form):
+    export = forms.FileField(
+        label="Export file",
+        help_text="WordPress: Tools › Export, the .xml file. Ghost: Settings › Labs › Export, the "
+        ".json file. Either may be a .zip with its pictures (wp-content/uploads or "
+        "content/images); pictures not in the zip are listed, and their posts still come in.",
+    )
+
+    def clean_export(self):
+        upload = self.cleaned_data["export"]
+        if Path(upload.name).suffix.lower() not in UPLOAD_SUFFIXES:
+            raise forms.ValidationError("Choose a .xml, .json or .zip export.")
+        return upload
+
+
+class ImportPostsView(WagtailAdminTemplateMixin, TemplateView):
+    template_name = "blog/admin/import_posts.html"
+    header_icon = "download"
+    page_title = "Import posts"
+
+    def dispatch(self, request, *args, **kwargs):
+        self.blog = blog_the_user_publishes(request.user)
+        if self.blog is None:
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_context_data(self, form=None, report=None, **kwargs):
+        context = super().get_context_data(**kwargs)
+        waiting = self.request.session.get(SESSION_KEY)
+        context.update(
+            blog=self.blog, form=form or ExportUploadForm(), report=report, waiting=waiting
+        )
+        return context
+
+    def post(self, request, *args, **kwargs):
+        if "confirm" in request.POST:
+            return self.confirm(request)
+        form = ExportUploadForm(request.POST, request.FILES)
+        if not form.is_valid():
+            return self.render_to_response(self.get_context_data(form=form))
+        self.forget_upload(request)
+        upload = form.cleaned_data["export"]
+        path = upload_folder() / f"{secrets.token_urlsafe(24)}{Path(upload.name).suffix.lower()}"
+        with path.open("wb") as out:
+            for chunk in upload.chunks():
+                out.write(chunk)
+        report = self.run(path, dry_run=True)
+        if report is None:
+            path.unlink(missing_ok=True)
+            return self.render_to_response(self.get_context_data(form=form))
+        request.session[SESSION_KEY] = {"file": path.name, "name": upload.name}
+        return self.render_to_response(self.get_context_data(report=report))
+
+    def confirm(self, request):
+        waiting = request.session.get(SESSION_KEY)
+        path = upload_folder() / waiting["file"] if waiting else None
+        if path is None or not path.is_file():
+            messages.error(request, "That upload is gone; upload the export again.")
+            return redirect("blog_import_posts")
+        report = self.run(path, dry_run=False)
+        self.forget_upload(request)
+        if report is None:
+            return redirect("blog_import_posts")
+        counts = report.counts()
+        messages.success(
+            request,
+            f"Imported: {counts['created']} new posts, {counts['updated']} updated. Readers "
+            "see the published ones now; drafts wait in Posts.",
+        )
+        return self.render_to_response(self.get_context_data(report=report) | {"done": True})
+
+    def run(self, path, dry_run):
+        try:
+            with opened(path) as (export, media):
+                return Importer(self.blog, media, dry_run=dry_run, user=self.request.user).run(
+                    export
+                )
+        except ExportError as error:
+            messages.error(self.request, f"The export could not be read: {error}")
+            return None
+
+    def forget_upload(self, request):
+        waiting = request.session.pop(SESSION_KEY, None)
+        if waiting:
+            (upload_folder() / Path(waiting["file"]).name).unlink(missing_ok=True)

@@ -1,0 +1,411 @@
+"""An imported body, sanitised, as the post's blocks (blog/blocks.py).
+
+The HTML is untrusted. Scripts, styles, forms and frames are removed (frames from allowed
+embed providers become embed blocks), links other than web, mail and phone links lose their
+address and keep their words, and rich text goes through Wagtail's own converter, which keeps
+only the elements the paragraph block allows and no attributes but a link's address. Every
+removal is noted; nothing readers could read is dropped: text in an unknown element stays as
+a paragraph.
+"""
+
+import json
+import re
+from dataclasses import dataclass, field
+from urllib.parse import urlparse
+
+from bs4 import BeautifulSoup, Comment, NavigableString, Tag
+from django.utils.html import escape
+from django.utils.text import slugify
+from wagtail.admin.rich_text.converters.contentstate import ContentstateConverter
+from wagtail.embeds.finders import get_finders
+
+from blog.blocks import CODE_LANGUAGES, RICH_TEXT_FEATURES
+
+from .records import Picture
+from .safety import safe_href
+
+REMOVED = {
+    "script",
+    "style",
+    "noscript",
+    "object",
+    "embed",
+    "form",
+    "input",
+    "button",
+    "select",
+    "textarea",
+    "template",
+    "link",
+    "meta",
+    "base",
+    "svg",
+    "math",
+    "canvas",
+}
+CONTAINERS = {
+    "div",
+    "section",
+    "article",
+    "main",
+    "header",
+    "footer",
+    "aside",
+    "center",
+    "body",
+    "html",
+    "details",
+    "summary",
+    "nav",
+}
+HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+LANGUAGE_ALIASES = {
+    "py": "python",
+    "python3": "python",
+    "js": "javascript",
+    "ts": "typescript",
+    "sh": "bash",
+    "shell": "bash",
+    "console": "bash",
+    "zsh": "bash",
+    "yml": "yaml",
+    "c++": "cpp",
+    "golang": "go",
+    "rs": "rust",
+    "docker": "dockerfile",
+    "plain": "text",
+    "plaintext": "text",
+    "txt": "text",
+    "none": "text",
+}
+LANGUAGES = {code for code, _label in CODE_LANGUAGES}
+HEADING_MAX, CAPTION_MAX, ATTRIBUTION_MAX, TABLE_CAPTION_MAX = 200, 300, 200, 200
+TABLE_FEATURES = ["bold", "italic", "link", "code"]
+SHORTCODE_CAPTION = re.compile(r"\[caption[^\]]*\](.*?)\[/caption\]", re.S)
+SHORTCODE_EMBED = re.compile(r"\[embed[^\]]*\](.*?)\[/embed\]", re.S)
+BLANK_LINE = re.compile(r"\n\s*\n")
+
+_paragraphs = ContentstateConverter(RICH_TEXT_FEATURES)
+_cells = ContentstateConverter(TABLE_FEATURES)
+
+
+@dataclass
+class Body:
+    blocks: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    missing_alt: int = 0
+
+
+def rich_text(html, converter=_paragraphs):
+    """Wagtail's storage format of the allowed elements of `html`; "" if no words are left."""
+    stored = converter.to_database_format(converter.from_database_format(html))
+    return stored if BeautifulSoup(stored, "html.parser").get_text().strip() else ""
+
+
+def embed_url(src):
+    """The page address an embed provider knows, for the player addresses frames use."""
+    parsed = urlparse(src if "//" in src[:8] else f"https:{src}" if src.startswith("//") else src)
+    host = (parsed.hostname or "").removeprefix("www.")
+    if host in {"youtube.com", "youtube-nocookie.com"} and parsed.path.startswith("/embed/"):
+        return f"https://www.youtube.com/watch?v={parsed.path.split('/')[2]}"
+    if host == "player.vimeo.com" and parsed.path.startswith("/video/"):
+        return f"https://vimeo.com/{parsed.path.split('/')[2]}"
+    return parsed.geturl()
+
+
+def embed_allowed(url):
+    """Whether one of the site's embed finders takes this address (checked without network)."""
+    return url.startswith("https://") and any(finder.accept(url) for finder in get_finders())
+
+
+def code_language(*tags, hint=""):
+    named = hint
+    for tag in tags:
+        for css in tag.get("class", []) if tag else []:
+            for prefix in ("language-", "lang-"):
+                if css.startswith(prefix):
+                    named = css[len(prefix) :]
+        brush = re.search(r"brush:\s*([\w+#-]+)", " ".join(tag.get("class", []))) if tag else None
+        named = brush.group(1) if brush else named
+        named = (tag.get("data-lang") or tag.get("lang") or named) if tag else named
+    named = named.lower().strip()
+    return LANGUAGE_ALIASES.get(named, named), named
+
+
+class BodyConverter:
+    def __init__(self, resolve_picture, link_for):
+        self.resolve_picture = resolve_picture
+        self.link_for = link_for
+        self.body = Body()
+        self.loose = []
+        self.language_hint = ""
+
+    def note(self, text):
+        if text not in self.body.notes:
+            self.body.notes.append(text)
+
+    def add(self, kind, value):
+        self.body.blocks.append({"type": kind, "value": value})
+
+    def convert(self, html):
+        html = SHORTCODE_CAPTION.sub(r"<figure>\1</figure>", html)
+        html = SHORTCODE_EMBED.sub(r'<figure class="wp-block-embed">\1</figure>', html)
+        soup = BeautifulSoup(html, "html.parser")
+        self.clean(soup)
+        self.walk(soup)
+        self.flush()
+        return self.body
+
+    def clean(self, soup):
+        for tag in soup.find_all(REMOVED):
+            self.note(f"Removed a <{tag.name}> element: scripts, styles and forms are not kept.")
+            tag.decompose()
+        for tag in soup.find_all(True):
+            for name in [name for name in tag.attrs if name.lower().startswith("on")]:
+                del tag.attrs[name]
+                self.note("Removed event handlers (onclick …) from the body.")
+        for link in soup.find_all("a"):
+            href = (link.get("href") or "").strip()
+            if href and not safe_href(href):
+                self.note(f"Removed a link to “{href[:60]}”; its words are kept.")
+                del link.attrs["href"]
+            elif href:
+                page_id = self.link_for(href)
+                if page_id:
+                    link.attrs = {"linktype": "page", "id": str(page_id)}
+
+    def walk(self, parent):
+        for node in list(parent.children):
+            if isinstance(node, Comment):
+                self.read_block_comment(str(node))
+            elif isinstance(node, NavigableString):
+                self.loose.append(str(node))
+            elif node.name == "p":
+                self.flush()
+                self.paragraph(node)
+            elif node.name in HEADINGS:
+                self.flush()
+                self.heading(node)
+            elif node.name in {"ul", "ol"}:
+                self.flush()
+                self.rich(str(node))
+            elif node.name == "dl":
+                self.flush()
+                for item in node.find_all(["dt", "dd"]):
+                    bold = item.name == "dt"
+                    self.rich(f"<p>{'<b>' * bold}{item.decode_contents()}{'</b>' * bold}</p>")
+            elif node.name == "pre":
+                self.flush()
+                self.code(node)
+            elif node.name == "blockquote":
+                self.flush()
+                self.quote(node)
+            elif node.name == "table":
+                self.flush()
+                self.table(node)
+            elif node.name == "figure":
+                self.flush()
+                self.figure(node)
+            elif node.name == "img":
+                self.flush()
+                self.image(node)
+            elif node.name == "iframe":
+                self.flush()
+                self.embed(node.get("src") or "")
+            elif node.name == "hr":
+                self.flush()
+            elif node.name in CONTAINERS:
+                self.flush()
+                self.walk(node)
+            else:
+                for picture in self.pull_images(node):
+                    self.loose.append(node)
+                    self.flush()
+                    self.image(picture)
+                    node = None
+                    break
+                if node is not None:
+                    self.loose.append(node)
+
+    def read_block_comment(self, text):
+        """Block-editor comments carry settings, such as a code block's language."""
+        match = re.match(r"\s*wp:[\w/-]+\s+(\{.*\})\s*/?\s*$", text, re.S)
+        if match:
+            try:
+                self.language_hint = str(json.loads(match.group(1)).get("language") or "")
+            except (ValueError, AttributeError):
+                self.language_hint = ""
+
+    def pull_images(self, node):
+        """Pictures inside a paragraph or a link, taken out to stand as figures of their own."""
+        if not isinstance(node, Tag):
+            return []
+        pictures = node.find_all("img")
+        for picture in pictures:
+            picture.extract()
+        return pictures
+
+    def flush(self):
+        if not self.loose:
+            return
+        html = "".join(str(part) for part in self.loose)
+        self.loose = []
+        # Classic WordPress bodies have no <p>: a blank line starts a paragraph, a newline breaks.
+        for chunk in BLANK_LINE.split(html):
+            if chunk.strip():
+                self.rich(f"<p>{chunk.strip().replace(chr(10), '<br/>')}</p>")
+
+    def rich(self, html):
+        stored = rich_text(html)
+        if stored:
+            self.add("paragraph", stored)
+
+    def paragraph(self, node):
+        pictures = self.pull_images(node)
+        self.rich(str(node))
+        for picture in pictures:
+            self.image(picture)
+
+    def heading(self, node):
+        text = node.get_text(" ", strip=True)
+        if not text:
+            return
+        if len(text) > HEADING_MAX:
+            self.note(
+                f"A heading longer than {HEADING_MAX} characters is kept as a bold paragraph."
+            )
+            self.rich(f"<p><b>{escape(text)}</b></p>")
+            return
+        anchor = slugify(node.get("id") or "")[:80]
+        self.add("heading", {"text": text, "anchor": anchor})
+
+    def code(self, node):
+        inner = node.find("code")
+        language, named = code_language(node, inner, hint=self.language_hint)
+        self.language_hint = ""
+        if language not in LANGUAGES:
+            if named:
+                self.note(f"Code in “{named}” is shown as plain text (no colouring for it).")
+            language = "text"
+        self.add("code", {"language": language, "code": node.get_text(), "caption": ""})
+
+    def quote(self, node, caption=""):
+        cite = node.find(["cite", "footer"])
+        attribution = cite.extract().get_text(" ", strip=True) if cite else ""
+        attribution = attribution or caption
+        parts = [p.get_text(" ", strip=True) for p in node.find_all("p")] or [
+            node.get_text(" ", strip=True)
+        ]
+        text = "\n\n".join(part for part in parts if part)
+        if len(attribution) > ATTRIBUTION_MAX:
+            text, attribution = f"{text}\n\n— {attribution}", ""
+        if text:
+            self.add("quote", {"quote": text, "attribution": attribution})
+
+    def figure(self, node):
+        caption_tag = node.find("figcaption")
+        caption = caption_tag.extract().get_text(" ", strip=True) if caption_tag else ""
+        classes = " ".join(node.get("class", []))
+        frame = node.find("iframe")
+        if frame is not None or "wp-block-embed" in classes:
+            src = frame.get("src") if frame is not None else node.get_text(" ", strip=True)
+            self.embed(src or "", caption)
+        elif node.find("table") is not None:
+            self.table(node.find("table"), caption)
+        elif node.find("blockquote") is not None:
+            self.quote(node.find("blockquote"), caption)
+        elif node.find("img") is not None:
+            images = node.find_all("img")
+            for picture in images[:-1]:
+                self.image(picture)
+            self.image(images[-1], caption)
+            for picture in images:
+                picture.extract()
+            rest = node.get_text(" ", strip=True)
+            if rest:  # a [caption] shortcode's words follow its picture, outside any figcaption
+                self.rich(f"<p>{escape(rest)}</p>")
+        else:
+            self.walk(node)
+            self.flush()
+            if caption:
+                self.rich(f"<p>{escape(caption)}</p>")
+
+    def image(self, node, caption=""):
+        picture = Picture(ref=node.get("src") or "", alt=(node.get("alt") or "").strip())
+        image_id = self.resolve_picture(picture) if picture.ref else None
+        if image_id is None:
+            self.note(f"Picture not found: {picture.ref or '(no address)'}; left out of the body.")
+            if caption:
+                self.rich(f"<p>{escape(caption)}</p>")
+            return
+        if not picture.alt:
+            self.body.missing_alt += 1
+        long_caption = len(caption) > CAPTION_MAX
+        self.add(
+            "image",
+            {
+                "image": image_id,
+                "alt_text": picture.alt,
+                "decorative": False,
+                "caption": "" if long_caption else caption,
+            },
+        )
+        if long_caption:
+            self.note(
+                f"A caption over {CAPTION_MAX} characters follows its picture as a paragraph."
+            )
+            self.rich(f"<p>{escape(caption)}</p>")
+
+    def embed(self, src, caption=""):
+        src = src.strip()
+        url = embed_url(src) if src else ""
+        if url and embed_allowed(url):
+            self.add("embed", {"embed": url, "caption": caption[:200]})
+            return
+        if url and safe_href(url):
+            self.note(f"Embedded content from {urlparse(url).hostname} is kept as a link.")
+            self.rich(f'<p><a href="{escape(url)}">{escape(caption or url)}</a></p>')
+        else:
+            self.note("Removed an embedded frame with no usable address.")
+
+    def table(self, node, caption=""):
+        caption_tag = node.find("caption")
+        caption = caption or (
+            caption_tag.extract().get_text(" ", strip=True) if caption_tag else ""
+        )
+        rows = [
+            [cell.decode_contents() for cell in row.find_all(["th", "td"])]
+            for row in node.find_all("tr")
+        ]
+        rows = [row for row in rows if row]
+        if not rows:
+            return
+        width = max(len(row) for row in rows)
+        rows = [row + [""] * (width - len(row)) for row in rows]
+        header, *body = rows
+        if len(caption) > TABLE_CAPTION_MAX:
+            self.rich(f"<p>{escape(caption)}</p>")
+            caption = ""
+        self.add(
+            "table",
+            {
+                "caption": caption,
+                "table": {
+                    "columns": [{"type": "rich_text", "heading": text_of(cell)} for cell in header],
+                    "rows": [
+                        {"values": [rich_text(f"<p>{cell}</p>", _cells) for cell in row]}
+                        for row in body
+                    ],
+                    "caption": "",
+                },
+            },
+        )
+
+
+def text_of(html):
+    return BeautifulSoup(html, "html.parser").get_text(" ", strip=True)
+
+
+def html_to_blocks(html, *, resolve_picture=lambda picture: None, link_for=lambda href: None):
+    """The body's blocks, and what the conversion removed or could not keep as it was."""
+    return BodyConverter(resolve_picture, link_for).convert(html or "")

@@ -1,0 +1,35 @@
+"""What an import made, keyed by the source's own ids, so a second run finds it again."""
+
+from django.db import models
+
+
+class ImportedItem(models.Model):
+    """One post or picture an import wrote. `revision` is the revision the import saved: a later
+    one means an editor changed the post, which a re-import then leaves alone and reports."""
+
+    source = models.CharField(max_length=255, help_text="The blog it came from.")
+    key = models.CharField(max_length=500, help_text="The source's own id for it.")
+    page = models.ForeignKey(
+        "wagtailcore.Page", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    image = models.ForeignKey(
+        "wagtailimages.Image", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    revision = models.ForeignKey(
+        "wagtailcore.Revision",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    content_hash = models.CharField(max_length=64, blank=True)
+    imported_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        app_label = "blog"
+        constraints = [
+            models.UniqueConstraint(fields=["source", "key"], name="unique_imported_item")
+        ]
+
+    def __str__(self):
+        return f"{self.source} {self.key}"

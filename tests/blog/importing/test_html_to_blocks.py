@@ -1,0 +1,112 @@
+"""Untrusted bodies become the post's blocks: nothing unsafe kept, nothing readable dropped."""
+
+import pytest
+
+from blog.importing.html_to_blocks import html_to_blocks
+
+
+def kinds(body):
+    return [block["type"] for block in body.blocks]
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        '<p><a href="javascript:alert(1)">x</a></p>',
+        '<p><a href=" JaVa\nScRiPt:alert(1)">x</a></p>',
+        '<p><a href="data:text/html;base64,PHNjcmlwdD4=">x</a></p>',
+        '<p><img src="x" onerror="alert(1)">x</p>',
+        '<svg onload="alert(1)"><p>x</p></svg><p>x</p>',
+        "<style>p{}</style><p>x</p>",
+        '<form action="https://evil.example"><input name="a"></form><p>x</p>',
+    ],
+)
+def test_nothing_executable_survives(html):
+    stored = str(html_to_blocks(html).blocks).lower()
+    for unsafe in ("javascript", "data:", "onerror", "onload", "<script", "<style", "<form", "svg"):
+        assert unsafe not in stored
+
+
+def test_the_words_of_an_unsafe_link_are_kept():
+    body = html_to_blocks('<p>Read <a href="javascript:go()">this</a>.</p>')
+    assert "Read this." in body.blocks[0]["value"]
+    assert any("javascript:go()" in note for note in body.notes)
+
+
+def test_lists_tables_and_quotes():
+    body = html_to_blocks(
+        "<ol><li>one</li><li>two</li></ol>"
+        "<table><caption>Prices</caption><thead><tr><th>Item</th><th>Cost</th></tr></thead>"
+        "<tbody><tr><td>GPU</td><td><b>9</b></td></tr><tr><td>Rack</td></tr></tbody></table>"
+        "<blockquote><p>Simple is better.</p><footer>Tim Peters</footer></blockquote>"
+    )
+    assert kinds(body) == ["paragraph", "table", "quote"]
+    assert "<ol>" in body.blocks[0]["value"]
+    table = body.blocks[1]["value"]
+    assert table["caption"] == "Prices"
+    assert [c["heading"] for c in table["table"]["columns"]] == ["Item", "Cost"]
+    assert len(table["table"]["rows"]) == 2
+    assert table["table"]["rows"][1]["values"][1] == ""  # a short row is padded, not dropped
+    assert body.blocks[2]["value"] == {"quote": "Simple is better.", "attribution": "Tim Peters"}
+
+
+def test_unknown_elements_keep_their_words():
+    body = html_to_blocks(
+        "<div class='x'><section><span>Inside a span</span></section></div>"
+        "<dl><dt>Term</dt><dd>Meaning</dd></dl><marquee>Moving</marquee>"
+    )
+    text = " ".join(block["value"] for block in body.blocks)
+    for words in ("Inside a span", "<b>Term</b>", "Meaning", "Moving"):
+        assert words in text
+
+
+def test_a_heading_too_long_for_the_heading_block_is_kept_whole():
+    long = "Very long heading " * 20
+    body = html_to_blocks(f"<h3>{long}</h3>")
+    assert kinds(body) == ["paragraph"]
+    assert long.strip() in body.blocks[0]["value"]
+
+
+def test_code_languages():
+    body = html_to_blocks(
+        '<pre><code class="language-js">a()</code></pre>'
+        '<pre class="brush: sh; gutter: false">ls</pre>'
+        '<pre><code class="language-cobol">MOVE A TO B</code></pre>'
+    )
+    assert [b["value"]["language"] for b in body.blocks] == ["javascript", "bash", "text"]
+    assert any("“cobol” is shown as plain text" in note for note in body.notes)
+
+
+def test_frames_from_sites_the_embeds_do_not_know_become_links():
+    body = html_to_blocks(
+        '<iframe src="https://player.vimeo.com/video/42"></iframe>'
+        '<iframe src="https://tracker.example/widget"></iframe>'
+        '<iframe src="javascript:alert(1)"></iframe>'
+    )
+    assert body.blocks[0] == {
+        "type": "embed",
+        "value": {"embed": "https://vimeo.com/42", "caption": ""},
+    }
+    assert 'href="https://tracker.example/widget"' in body.blocks[1]["value"]
+    assert len(body.blocks) == 2
+    assert "Removed an embedded frame with no usable address." in body.notes
+
+
+def test_pictures_in_a_paragraph_become_figures_and_missing_alt_is_counted():
+    body = html_to_blocks(
+        '<p>Before <a href="/big.png"><img src="/small.png"></a> after</p>',
+        resolve_picture=lambda picture: 5,
+    )
+    assert kinds(body) == ["paragraph", "image"]
+    assert body.missing_alt == 1
+
+
+def test_a_long_caption_follows_its_picture():
+    caption = "word " * 80
+    body = html_to_blocks(
+        f'<figure><img src="a.png" alt="A"><figcaption>{caption}</figcaption></figure>',
+        resolve_picture=lambda picture: 5,
+    )
+    assert kinds(body) == ["image", "paragraph"]
+    assert body.blocks[0]["value"]["caption"] == ""
+    assert caption.strip() in body.blocks[1]["value"]
