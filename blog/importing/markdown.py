@@ -1,16 +1,15 @@
 """A folder of Markdown files with front matter (Jekyll, Hugo, Eleventy).
 
-Front matter between `---` lines is read as the simple YAML these tools write (keys, quoted or
-plain values, lists); between `+++` lines as TOML. The project has no YAML library: anything
-beyond that subset (anchors, nested maps) is refused with the file and line named.
+Front matter between `---` lines is YAML, read with PyYAML's safe loader (aliases refused);
+between `+++` lines TOML. Front matter that cannot be read is refused with the file and line.
 """
 
-import ast
 import re
 import tomllib
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+import yaml
 from django.utils.text import slugify
 from markdown_it import MarkdownIt
 
@@ -18,59 +17,37 @@ from .records import DRAFT, LIVE, Export, Person, Picture, PostRecord, TopicRef
 from .safety import ExportError, check_size
 
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdown"}
-KEY = re.compile(r"^([A-Za-z_][\w-]*):(?:\s+(.*))?$")
 # Jekyll's file names carry the date: 2021-04-01-hello-world.md
 DATED_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
 
 _renderer = MarkdownIt("commonmark", {"html": True}).enable("table").enable("strikethrough")
 
 
-def scalar(text, where):
-    text = text.strip()
-    if not text:
-        return ""
-    if text[0] in "&*!|>{":
-        raise ExportError(f"{where}: front matter this importer cannot read: “{text[:40]}”.")
-    if text[0] == "[":
-        return [scalar(part, where) for part in split_list(text[1:-1])]
-    if text[0] in "\"'":
-        try:
-            return str(ast.literal_eval(text)) if text[0] == '"' else text[1:-1].replace("''", "'")
-        except (ValueError, SyntaxError) as error:
-            raise ExportError(f"{where}: an unclosed quote in “{text[:40]}”.") from error
-    lowered = text.lower()
-    if lowered in {"true", "yes"}:
-        return True
-    if lowered in {"false", "no"}:
-        return False
-    return re.sub(r"\s+#.*$", "", text)
+class FrontMatterLoader(yaml.SafeLoader):
+    """PyYAML's safe loader without aliases: an alias is a reference, and a few nested ones
+    expand to billions of items once the value is read (YAML's billion laughs)."""
 
-
-def split_list(text):
-    return [part for part in re.findall(r'"[^"]*"|\'[^\']*\'|[^,]+', text) if part.strip()]
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            raise yaml.composer.ComposerError(
+                None, None, "aliases (*name) are not accepted", self.peek_event().start_mark
+            )
+        return super().compose_node(parent, index)
 
 
 def read_yaml(lines, name, first_line):
-    data, key = {}, None
-    for offset, line in enumerate(lines):
-        where = f"{name}, line {first_line + offset}"
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        item = re.match(r"^\s*-\s+(.*)$", line)
-        if item and key is not None:
-            if not isinstance(data.get(key), list):
-                data[key] = []
-            data[key].append(scalar(item.group(1), where))
-            continue
-        if line[0].isspace() and key is not None and isinstance(data.get(key), str):
-            data[key] = f"{data[key]} {line.strip()}".strip()
-            continue
-        match = KEY.match(line)
-        if not match:
-            raise ExportError(f"{where}: front matter this importer cannot read: “{line[:40]}”.")
-        key, value = match.group(1).lower(), match.group(2) or ""
-        data[key] = "" if value.strip() in {">", "|", ">-", "|-"} else scalar(value, where)
-    return data
+    try:
+        data = yaml.load("\n".join(lines), Loader=FrontMatterLoader)  # noqa: S506 - safe loader
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f"{name}, line {first_line + mark.line}" if mark else name
+        problem = getattr(error, "problem", None) or "invalid YAML"
+        raise ExportError(f"{where}: the front matter cannot be read ({problem}).") from error
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ExportError(f"{name}, line {first_line}: the front matter is not a list of keys.")
+    return {str(key).lower(): value for key, value in data.items()}
 
 
 def split_front_matter(text, name):

@@ -89,7 +89,16 @@ def test_markdown_folder_with_front_matter(run_import, markdown_folder):
     assert "  created         2" in report
 
 
-def test_markdown_front_matter_it_cannot_read(run_import, markdown_folder):
-    (markdown_folder / "posts" / "odd.md").write_text("---\ntitle: &anchor odd\n---\nBody\n")
-    with pytest.raises(CommandError, match=r"posts/odd.md, line 2: front matter"):
+@pytest.mark.parametrize(
+    "front_matter, message",
+    [
+        # YAML's billion laughs: each alias doubles what reading the value expands to.
+        ("a: &a [x, x]\nb: &b [*a, *a]\ntitle: [*b, *b]\n", r"line 3: .*aliases"),
+        ("title: [unclosed\n", r"line \d: the front matter cannot be read"),
+        ("- just\n- a list\n", r"line 2: the front matter is not a list of keys"),
+    ],
+)
+def test_markdown_front_matter_it_cannot_read(run_import, markdown_folder, front_matter, message):
+    (markdown_folder / "posts" / "odd.md").write_text(f"---\n{front_matter}---\nBody\n")
+    with pytest.raises(CommandError, match=rf"posts/odd.md, {message}"):
         run_import(markdown_folder)
