@@ -568,6 +568,7 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
     content_panels = [
         TitleFieldPanel(
             "title",
+            placeholder="Post title*",
             help_text="The headline readers see on the post and its card. Short and specific.",
         ),
         FieldPanel("summary"),
