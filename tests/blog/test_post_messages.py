@@ -2,6 +2,7 @@
 "Page"), and what readers see afterwards."""
 
 import pytest
+from wagtail.test.utils.form_data import nested_form_data, rich_text, streamfield
 
 from blog.models import BlogPage
 from blog.roles import EDITORS, PUBLISHERS
@@ -107,3 +108,36 @@ def test_deleting_says_readers_no_longer_see_the_post(admin_client, blog, author
     post = publish_post(blog, "Cooling notes", authors=[author], topics=[topic])
     response = admin_client.post(f"/admin/pages/{post.pk}/delete/", follow=True)
     assert said(response) == ["“Cooling notes” is deleted. Readers no longer see it."]
+
+
+def test_saving_a_live_post_without_a_change_says_nothing_changed_for_readers(
+    publisher_client, blog, author, topic
+):
+    post = publish_post(blog, "Cooling notes", authors=[author], topics=[topic])
+    # The editor's JavaScript keeps the names of blocks and paragraphs from one save to the next.
+    body = streamfield([("paragraph", rich_text('<p data-block-key="k1">Same words.</p>'))])
+    fixed = {
+        **nested_form_data({"body": body}),
+        "body-0-id": "5d0c1d0e-0000-4000-8000-000000000001",
+    }
+    publish = edit_form_data(publisher_client, post, **fixed, **{"action-publish": "1"})
+    publisher_client.post(edit_url(post), publish)
+
+    data = edit_form_data(publisher_client, post, **fixed)
+    response = publisher_client.post(edit_url(post), data, follow=True)
+
+    assert said(response) == [
+        "No changes to save in “Cooling notes”. Readers see it at /blog/cooling-notes/."
+    ]
+    assert not BlogPage.objects.get(pk=post.pk).has_unpublished_changes
+
+
+def test_cancelling_a_review_says_the_post_is_a_draft_again(admin_client, blog, author, topic):
+    post = draft_post(blog, "Launch notes", authors=[author], topics=[topic])
+    submit = edit_form_data(admin_client, post, **{"action-submit": "1"})
+    admin_client.post(edit_url(post), submit)
+    cancel = edit_form_data(admin_client, post, **{"action-cancel-workflow": "1"})
+    assert said(admin_client.post(edit_url(post), cancel, follow=True)) == [
+        "Review of “Launch notes” cancelled: it is a draft again. Readers don't see it until "
+        "it is published. Edit"
+    ]
