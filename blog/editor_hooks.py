@@ -1,7 +1,9 @@
 """Admin hooks for the editor's toolkit: the Posts overview, the calendar, share links,
 featuring and the blog's content checks. Loaded from wagtail_hooks.py."""
 
+from django.templatetags.static import static
 from django.urls import path, reverse
+from django.utils.html import format_html
 from wagtail import hooks
 from wagtail.admin.menu import MenuItem
 from wagtail.admin.ui.menus.pages import PageMenuItem
@@ -101,3 +103,8 @@ def register_share_draft_listing_button(page, user, next_url=None):
 @hooks.register("construct_wagtail_userbar")
 def register_blog_content_checks(request, items, page):
     use_blog_content_checks(items)
+
+
+@hooks.register("insert_editor_js")
+def editor_feedback_js():
+    return format_html('<script src="{}"></script>', static("js/editor-feedback.js"))

@@ -1,5 +1,8 @@
 """The admin forms of blog pages, topics and authors."""
 
+import uuid
+
+from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.utils import timezone
@@ -103,6 +106,10 @@ class ScheduledPageForm(WagtailAdminPageForm):
                 self.initial[name] = None
 
 
+# The add form's own key: a second post of the same form edits the post the first one made
+# (blog/autosave.py).
+CREATE_KEY = "add_form_key"
+
 ADDRESS_TAKEN = "Another post already has the address “{slug}”. Choose a different one."
 ADDRESS_INVALID = (
     "An address may only hold letters, numbers, hyphens and underscores, e.g. “gpu-checkpoints”."
@@ -126,6 +133,10 @@ class BlogPageForm(CharacterLimitMixin, ScheduledPageForm):
         # Left empty, the alt text comes from the image's description (BlogPage.clean), which
         # also refuses it when there is none; a required field would refuse first.
         self.fields["hero_alt"].required = False
+        if instance is not None and instance._state.adding:
+            self.fields[CREATE_KEY] = forms.CharField(
+                required=False, widget=forms.HiddenInput, initial=uuid.uuid4().hex
+            )
 
     def clean(self):
         cleaned_data = super().clean()

@@ -46,6 +46,7 @@ from .generation import first_since_change, remember
 from .importing.models import ImportedItem  # noqa: F401  (registers the model with the blog app)
 from .panels import AtLeastOneChosenPanel, schedule_panels
 from .previews import BlogPagePreviewMixin
+from .revisions import repeated_revision
 from .seo import post_meta
 from .share_links import DraftShareLink  # noqa: F401  (registers the model with the blog app)
 
@@ -522,6 +523,7 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
     content_panels = [
         TitleFieldPanel(
             "title",
+            placeholder="Post title*",
             help_text="The headline readers see on the post and its card. Short and specific.",
         ),
         FieldPanel("summary"),
@@ -603,6 +605,38 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         post = super().with_content_json(content)
         post.featured, post.featured_at = self.featured, self.featured_at
         return post
+
+    def save_revision(
+        self,
+        user=None,
+        approved_go_live_at=None,
+        changed=True,
+        log_action=False,
+        previous_revision=None,
+        clean=True,
+        overwrite_revision=None,
+    ):
+        """Saving without a change keeps the latest version instead of adding an identical one
+        (blog/revisions.py)."""
+        repeated = repeated_revision(
+            self,
+            overwrite_revision=overwrite_revision,
+            previous_revision=previous_revision,
+            approved_go_live_at=approved_go_live_at,
+        )
+        if repeated is None:
+            return super().save_revision(
+                user=user,
+                approved_go_live_at=approved_go_live_at,
+                changed=changed,
+                log_action=log_action,
+                previous_revision=previous_revision,
+                clean=clean,
+                overwrite_revision=overwrite_revision,
+            )
+        if clean:
+            self.full_clean()
+        return repeated
 
     def route(self, request, path_components):
         if visibility.is_past_expiry(self):

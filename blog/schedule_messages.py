@@ -1,18 +1,22 @@
-"""What the editor is told after saving, publishing or approving a post with a schedule: when
-readers will see it, in the editor's own time zone.
+"""What the editor is told after saving, publishing, submitting, approving, unpublishing or
+deleting a post: in the post's words, and what readers will see (and when, in the editor's own
+time zone).
 
-Wagtail says "has been scheduled for publishing" without a time, "has been updated" after an
-approval that scheduled the post, and nothing about a go-live that still waits for a Publisher.
-Its page edit and create views add their success message and then run the after_edit_page /
-after_create_page hooks; the hook here replaces that message.
+Wagtail says "Page 'X' has been updated" after a save, a publish that only scheduled the post and
+an approval alike, "has been scheduled for publishing" without a time, and nothing about a
+go-live that still waits for a Publisher. Its page views add their success message and then run
+the after_* hooks; the hooks here replace that message (the unpublish view adds its message after
+its hook, so that hook answers with the view's own redirect instead).
 """
 
 from django.contrib import messages
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
 from wagtail import hooks
 from wagtail.admin import messages as admin_messages
 from wagtail.admin.action_menu import WorkflowMenuItem
+from wagtail.admin.utils import get_valid_next_url_from_request
 
 from .editorial import in_editor_zone
 from .models import BlogPage
@@ -32,11 +36,16 @@ def ahead(moment):
     return moment if moment and moment > timezone.now() else None
 
 
-def schedule_message(request, page):
-    """The sentence that replaces Wagtail's, or None where the post has no schedule ahead."""
+def post_message(request, page):
+    """The sentence that replaces Wagtail's after the editor's save, publish or review step."""
     post = type(page).objects.get(pk=page.pk)
     latest = post.get_latest_revision_as_object()
     title = f"“{latest.get_admin_display_title()}”"
+    return schedule_message(request, post, latest, title) or outcome_message(request, post, title)
+
+
+def schedule_message(request, post, latest, title):
+    """When readers will see the post, or None where it has no schedule ahead."""
     scheduled = post.scheduled_revision
     if scheduled and scheduled.pk == post.latest_revision_id:
         # Just published or approved with a go-live ahead: waiting for the scheduler.
@@ -49,7 +58,7 @@ def schedule_message(request, page):
             return f"{title} is live and is scheduled {schedule_phrase(None, expire_at)}."
         return None
     if request.POST.get("action-workflow-action") or request.POST.get("action-cancel-workflow"):
-        return None  # changes requested or review cancelled: Wagtail's message says so
+        return None  # changes requested or review cancelled: said by outcome_message
     when = schedule_phrase(ahead(latest.go_live_at), ahead(latest.expire_at))
     if not when:
         return None
@@ -59,6 +68,34 @@ def schedule_message(request, page):
     else:
         who = "you choose “Schedule to publish”"
     return f"{title} has been {done}. It will be scheduled {when} once {who}."
+
+
+def outcome_message(request, post, title):
+    """What happened and what readers see now, for a post with no schedule ahead."""
+    where = post.get_url(request)
+    live_now = post.live and post.live_revision_id == post.latest_revision_id
+    readers = (
+        f"Readers still see the published version at {where}."
+        if post.live
+        else "Readers don't see it until it is published."
+    )
+    if request.POST.get("action-cancel-workflow"):
+        return f"Review of {title} cancelled: it is a draft again. {readers}"
+    if request.POST.get("action-workflow-action"):
+        if live_now:
+            return f"{title} is approved and published. Readers see it at {where}."
+        if post.workflow_in_progress:
+            return f"{title} is approved at this step and waits for the next review. {readers}"
+        return f"Changes requested on {title}: it is a draft again. {readers}"
+    if request.POST.get("action-publish"):
+        return f"{title} is published. Readers see it at {where}."
+    if request.POST.get("action-submit") or request.POST.get("action-restart-workflow"):
+        return f"{title} is submitted for review. {readers.replace('published', 'approved')}"
+    if live_now:
+        return f"No changes to save in {title}. Readers see it at {where}."
+    if post.live:
+        return f"Draft of {title} saved. {readers}"
+    return f"{title} saved as a draft. {readers}"
 
 
 def replace_success_message(request, text, buttons):
@@ -76,17 +113,41 @@ def replace_success_message(request, text, buttons):
 # Runs before any other after_edit_page hook, so the view's message is still the last one.
 @hooks.register("after_create_page", order=-100)
 @hooks.register("after_edit_page", order=-100)
-def say_when_readers_see_the_post(request, page):
+def say_what_readers_see(request, page):
     # Autosave asks for JSON and is told nothing; neither is it here.
     if not isinstance(page, BlogPage) or not request.accepts("text/html"):
-        return
-    text = schedule_message(request, page)
-    if text is None:
         return
     saved_only = not any(key.startswith("action-") for key in request.POST)
     edit_url = reverse("wagtailadmin_pages:edit", args=[page.pk])
     buttons = [] if saved_only else [admin_messages.button(edit_url, "Edit")]
-    replace_success_message(request, text, buttons)
+    replace_success_message(request, post_message(request, page), buttons)
+
+
+@hooks.register("after_delete_page", order=-100)
+def say_the_post_is_gone(request, page):
+    if isinstance(page, BlogPage):
+        text = f"“{page.get_admin_display_title()}” is deleted. Readers no longer see it."
+        replace_success_message(request, text, [])
+
+
+@hooks.register("after_unpublish_page", order=100)
+def say_the_post_is_taken_down(request, page):
+    """Wagtail's unpublish view adds "Page 'X' unpublished." after this hook, unless the hook
+    answers: the answer is the view's own redirect, with the post's message."""
+    if not isinstance(page, BlogPage):
+        return None
+    where = page.get_url(request)
+    text = (
+        f"“{page.get_admin_display_title()}” is unpublished: readers no longer see it, and "
+        f"{where} answers “not found”. It is kept as a draft."
+    )
+    edit_url = reverse("wagtailadmin_pages:edit", args=[page.pk])
+    admin_messages.success(request, text, buttons=[admin_messages.button(edit_url, "Edit")])
+    parent = page.get_parent()
+    return redirect(
+        get_valid_next_url_from_request(request)
+        or reverse("wagtailadmin_explore", args=[parent.pk])
+    )
 
 
 @hooks.register("construct_page_action_menu")

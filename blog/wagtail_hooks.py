@@ -1,6 +1,11 @@
 from wagtail import hooks
 
-from . import editor_hooks, schedule_messages, snippets  # noqa: F401  (Posts overview, calendar, share links, content checks; schedule messages; Topics and Authors)
+from . import (  # noqa: F401  (registers their hooks)
+    autosave,  # autosave without a second post or an identical version
+    editor_hooks,  # Posts overview, calendar, share links, content checks
+    schedule_messages,  # messages that say when readers see the post
+    snippets,  # Topics and Authors
+)
 from .dashboard import ScheduledPublishingPanel
 
 

@@ -100,3 +100,17 @@ def test_x_forwarded_proto_is_believed_only_behind_a_trusted_proxy(proxies, secu
     result = run_manage("shell", "-c", script, TRUSTED_PROXY_COUNT=proxies, **deployment_env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == str(secure)
+
+
+def admin_address(**env):
+    script = "from django.conf import settings as s; print(s.WAGTAILADMIN_BASE_URL)"
+    result = run_manage("shell", "-c", script, **env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().splitlines()[-1]
+
+
+def test_notification_emails_link_to_the_blogs_own_host_unless_told_otherwise(deployment_env):
+    deployment_env["ALLOWED_HOSTS"] = ".example.com,blog.example.com"
+    assert admin_address(**deployment_env) == "https://blog.example.com"
+    deployment_env["WAGTAILADMIN_BASE_URL"] = "https://admin.example.com"
+    assert admin_address(**deployment_env) == "https://admin.example.com"

@@ -15,6 +15,12 @@ if not ALLOWED_HOSTS:
         "(comma-separated host names, e.g. blog.example.com)."
     )
 require_env("DATABASE_URL")
+# Notification e-mails link to the admin at this address; without it they pointed at base.py's
+# development default (127.0.0.1:8000) whatever the blog's address was.
+WAGTAILADMIN_BASE_URL = os.environ.get("WAGTAILADMIN_BASE_URL") or next(  # noqa: F405
+    (f"https://{host}" for host in ALLOWED_HOSTS if host != "*" and not host.startswith(".")),
+    None,
+)
 
 # "This came in over HTTPS" is believed only from a deployment that says a proxy stands in front
 # and sets the header (the same switch client_ip trusts X-Forwarded-For on); without one, any

@@ -136,7 +136,7 @@ def save_draft(page):
     let_autosave_finish(page)
     page.locator("footer").get_by_role("button", name="Save draft").click()
     go_ahead_if_asked(
-        page, "Save draft", re.compile(r"created\.|has been updated|saved as a draft")
+        page, "Save draft", re.compile(r"saved as a draft|Draft of .* saved|No changes to save")
     )
     page.wait_for_url(re.compile(r"/admin/pages/\d+/edit/"))
 

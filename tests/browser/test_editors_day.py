@@ -180,7 +180,7 @@ def test_an_editors_day(staff, contexts, shoot):
     open_action_menu(editor)
     submit_label = f"Submit to {REVIEW_WORKFLOW}"
     editor.locator("footer").get_by_role("button", name=submit_label).click()
-    go_ahead_if_asked(editor, submit_label, "submitted for moderation")
+    go_ahead_if_asked(editor, submit_label, "is submitted for review")
     expect(editor.locator(".messages")).to_contain_text(TITLE)
     shoot(editor, "submitted-for-review")
     pk, address = committed(pk_and_address, TITLE)

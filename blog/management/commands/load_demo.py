@@ -4,6 +4,7 @@ synthetic posts for benchmarks. Running it again leaves existing content as it i
 import io
 import os
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -86,8 +87,9 @@ class Command(BaseCommand):
             "--address",
             metavar="HOST:PORT",
             help="The address the demo is served at (e.g. 127.0.0.1:8000). Canonical links, "
-            "feeds, share pictures and the sitemap name the site's address, whatever Host a "
-            "reader sends; Wagtail's default is localhost:80.",
+            "feeds, share pictures, the sitemap and notification e-mails name the site's "
+            "address, whatever Host a reader sends. Without it, the address in the "
+            "WAGTAILADMIN_BASE_URL environment variable; else Wagtail's default, localhost:80.",
         )
         parser.add_argument(
             "--prepare-pictures",
@@ -107,6 +109,8 @@ class Command(BaseCommand):
         with transaction.atomic():
             user = None if no_admin else self.ensure_admin()
             home = self.ensure_home()
+            # One address for the e-mails' admin links and the Site's links to posts.
+            address = address or address_of(os.environ.get("WAGTAILADMIN_BASE_URL"))
             if address:
                 self.set_site_address(address)
             self.ensure_site_settings(home)
@@ -271,3 +275,11 @@ class Command(BaseCommand):
                 f"indexed them in {generated.index_seconds:.1f} s."
             )
         return generated.created
+
+
+def address_of(url):
+    """'blog.example.com:443' for https://blog.example.com, None for no address."""
+    parts = urlsplit(url or "")
+    if not parts.hostname:
+        return None
+    return f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)}"

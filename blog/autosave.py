@@ -1,0 +1,74 @@
+"""Autosave and the editor's own saves, without a second post or an identical version.
+
+Wagtail's autosave (wagtail #13863, "Autosave UX refinements", lists the races) posts the add
+form in the background; its first success turns the form into the post's edit form. A Save
+draft clicked while that request was on its way posted the add form again, and the second
+request failed with "address taken". static/js/autosave-guard.js holds such a click until the
+autosave is answered; here the server treats a second post of the same add form as an edit of
+the post it already made, whatever the order. Each add form carries a key for that
+(BlogPageForm.CREATE_KEY), remembered for a day once the post exists.
+"""
+
+import json
+
+from django.core.cache import cache
+from django.http import JsonResponse
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.html import format_html
+from wagtail import hooks
+from wagtail.admin.utils import set_query_params
+from wagtail.admin.views.pages.edit import EditView
+
+from .forms import CREATE_KEY
+from .models import BlogPage
+
+CREATE_KEY_LIFETIME = 24 * 60 * 60
+
+
+def created_post_key(request):
+    key = request.POST.get(CREATE_KEY, "")
+    if not key or not request.user.is_authenticated:
+        return None
+    return f"blog:add-form:{request.user.pk}:{key[:64]}"
+
+
+@hooks.register("after_create_page")
+def remember_the_post_this_add_form_made(request, page):
+    if isinstance(page, BlogPage) and (key := created_post_key(request)):
+        cache.set(key, page.pk, CREATE_KEY_LIFETIME)
+
+
+@hooks.register("before_create_page")
+def save_a_second_post_of_the_add_form_as_an_edit(request, parent_page, page_class):
+    if request.method != "POST" or not issubclass(page_class, BlogPage):
+        return None
+    key = created_post_key(request)
+    post_id = key and cache.get(key)
+    post = post_id and BlogPage.objects.child_of(parent_page).filter(pk=post_id).first()
+    if not post:
+        return None
+    response = EditView.as_view()(request, page_id=post.pk)
+    if not isinstance(response, JsonResponse):
+        return response
+    # The autosave that posted this still holds the add form: point it at the edit form, as
+    # Wagtail's answer to a first autosave does.
+    data = json.loads(response.content)
+    if data.get("success"):
+        edit_url = reverse("wagtailadmin_pages:edit", args=[post.pk])
+        data["url"] = edit_url
+        data["hydrate_url"] = set_query_params(edit_url, {"_w_hydrate_create_view": "1"})
+    return JsonResponse(data, status=response.status_code)
+
+
+@hooks.register("before_edit_page")
+def tell_the_post_how_it_is_saved(request, page):
+    # Save draft, Publish and the rest reload the editor; an autosave's reply is kept by the
+    # page to overwrite next, so blog/revisions.py reuses an identical version only for these.
+    if request.method == "POST" and request.accepts("text/html"):
+        page.saved_from_the_full_editor = True
+
+
+@hooks.register("insert_editor_js")
+def autosave_guard_js():
+    return format_html('<script src="{}"></script>', static("js/autosave-guard.js"))
