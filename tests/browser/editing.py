@@ -20,10 +20,10 @@ from django.utils import timezone
 from playwright.sync_api import expect
 from wagtail.models import Page, Revision
 
-from blog.models import Author, BlogIndexPage, BlogPage
+from blog.models import Author, BlogIndexPage, BlogPage, Topic
 from blog.roles import EDITORS, PUBLISHERS
 
-from ..factories import make_image
+from ..factories import draft_post, make_image
 
 PASSWORD = "correct horse battery staple"  # noqa: S105 (a throwaway test account)
 HERO_TITLE = "Two GPU boards side by side"
@@ -161,6 +161,17 @@ def bring_scheduled_go_live_forward(page_id):
     revision.approved_go_live_at = past
     revision.save(update_fields=["content", "approved_go_live_at"])
     Page.objects.filter(pk=page_id).update(go_live_at=past)
+
+
+def write_draft(staff, title):
+    """A draft with everything a post needs, written directly (not through the editor)."""
+    return draft_post(
+        staff["blog"],
+        title,
+        authors=[staff["author"]],
+        topics=[Topic.objects.order_by("pk").first()],
+        image=staff["image"],
+    )
 
 
 def run_scheduler_once():

@@ -11,11 +11,7 @@ from playwright.sync_api import expect
 
 from blog.models import BlogPage
 
-from . import test_editor_flow
-from .test_editor_flow import committed, open_new_post, sign_in, write_draft
-
-# The editor flow's fixtures: its staff (removed again afterwards) and browser contexts.
-contexts, staff = test_editor_flow.contexts, test_editor_flow.staff
+from .editing import committed, open_new_post, sign_in, write_draft
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 expect.set_options(timeout=30_000)

@@ -8,12 +8,8 @@ from playwright.sync_api import expect
 
 from blog.roles import REVIEW_WORKFLOW
 
-from . import test_editor_flow
+from .editing import open_action_menu, open_new_post, sign_in
 from .test_autosave import type_after_the_editor_settles
-from .test_editor_flow import open_action_menu, open_new_post, sign_in
-
-# The editor flow's fixtures: its staff (removed again afterwards) and browser contexts.
-contexts, staff = test_editor_flow.contexts, test_editor_flow.staff
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 expect.set_options(timeout=30_000)
