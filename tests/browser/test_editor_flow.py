@@ -443,6 +443,40 @@ def test_a_calendar_entry_shows_its_card_on_hover_and_on_keyboard_focus(staff, c
     assert card_width() > 200
 
 
+def schedule_for_staff(staff, title, go_live_at):
+    post = write_draft(staff, title)
+    post.go_live_at = go_live_at
+    post.save_revision().publish()
+    return post
+
+
+def test_a_publisher_moves_a_go_live_from_the_calendar(staff, contexts):
+    """The Reschedule dialog takes a minute in the editor's zone and the entry moves day."""
+    title = "Notes from the capacity review"
+    first = (timezone.localtime() + timedelta(days=40)).replace(hour=9, minute=0, second=0)
+    moved = (first + timedelta(days=2)).replace(hour=14, minute=35, microsecond=0)
+    committed(schedule_for_staff, staff, title, first)
+    publisher = sign_in(contexts(), staff["server"], staff["publisher"])
+    publisher.goto(f"{staff['server']}/admin/calendar/?month={first:%Y-%m}")
+    entry = publisher.locator(".editorial-calendar__entry", has_text=title)
+    entry.get_by_role("button", name="Reschedule").click()
+    dialog = publisher.get_by_role("dialog", name="Reschedule")
+    expect(dialog).to_contain_text(title)
+    expect(dialog).to_contain_text(f"Times are in {timezone.get_current_timezone_name()}")
+    field = dialog.get_by_label("Go live at")
+    field.fill(moved.strftime("%Y-%m-%d %H:%M"))
+    dialog.get_by_role("button", name="Reschedule").click()
+
+    expect(publisher.locator(".messages")).to_contain_text(
+        f"“{title}” is now scheduled for {in_editor_zone(moved)}."
+    )
+    moved_day = publisher.locator(f"td:has(time[datetime='{moved:%Y-%m-%d}'])")
+    expect(moved_day.locator(".editorial-calendar__entry", has_text=title)).to_contain_text(
+        "Goes live 14:35"
+    )
+    screenshot(publisher, "publisher-rescheduled-from-the-calendar")
+
+
 def publish_for_staff(staff, title):
     post = write_draft(staff, title)
     post.get_latest_revision().publish()
