@@ -249,12 +249,16 @@ def test_an_editor_writes_a_post_a_publisher_schedules_it_and_readers_see_it(sta
     editor.locator("[data-contentpath='body'] [contenteditable='true']").last.fill(
         "The optimizer state was saved in a layout the new cards could not read."
     )
+    # Counted as it is typed, at the pace of the reader's "min read".
+    expect(editor.locator("#body-word-count")).to_have_text("14 words · 1 min read")
     add_block(editor, "Image")
     figure = editor.locator("[data-contentpath='body'] [data-contentpath='image']").last
     choose_image(editor, figure, "Two GPU boards side by side")
     editor.locator("[data-contentpath='body'] [data-contentpath='alt_text'] textarea").last.fill(
         "The H100 board, its heat sink removed."
     )
+    # Alt text is not read on the page: the count, like the Checks, leaves it out.
+    expect(editor.locator("#body-word-count")).to_have_text("14 words · 1 min read")
 
     # Saved before previewing: when autosave turns a new page into an existing one, the preview
     # panel still points at the "add" preview and stays blank until the editor reloads.
@@ -370,6 +374,11 @@ def test_the_editors_checks_panel_flags_missing_card_alt_text_and_summary(staff,
     hero = editor.locator("[data-field-wrapper]:has(#id_hero_image)")
     choose_image(editor, hero, "Two GPU boards side by side")
     add_topics(editor, "GPU reliability")
+    add_block(editor, "Paragraph")
+    editor.locator("[data-contentpath='body'] [contenteditable='true']").last.fill(
+        "Five words in the body."
+    )
+    expect(editor.locator("#body-word-count")).to_have_text("5 words · 1 min read")
 
     # Saved first, as in the test above; blank fields stop neither a draft nor its preview,
     # which the checks run on.
@@ -385,7 +394,9 @@ def test_the_editors_checks_panel_flags_missing_card_alt_text_and_summary(staff,
     editor.fill("#id_hero_alt", "Two circuit boards on a bench.")
     save_draft(editor)
     editor.get_by_role("button", name="Toggle checks").click()
-    expect(editor.locator("[data-content-word-count]")).not_to_have_text("-")
+    # The body's words, as the counter under the editor says: not the title, byline or the
+    # page around the post (it said 167 words for a 64-word body).
+    expect(editor.locator("[data-content-word-count]")).to_have_text("5")
     expect(editor.locator("[data-checks-panel]")).not_to_contain_text("Card picture has no alt")
     expect(editor.locator("[data-checks-panel]")).not_to_contain_text("Summary is empty")
 
