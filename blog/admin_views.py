@@ -13,10 +13,18 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from django.views.generic import TemplateView
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
+from wagtail.permission_policies.pages import PagePermissionPolicy
 
-from .editorial import in_editor_zone, month_weeks, next_month
+from .editorial import GOES_LIVE, in_editor_zone, month_weeks, next_month
 from .featuring import in_slot, set_featured, when_it_takes_the_slot
 from .models import BlogPage
+from .rescheduling import (
+    CannotReschedule,
+    RescheduleForm,
+    dialog_id,
+    reschedule,
+    version_to_reschedule,
+)
 from .share_links import SHARE_LINK_DAYS, DraftShareLink
 
 # Months before 2000 or after 2100 are typos, not plans.
@@ -147,15 +155,60 @@ class CalendarView(WagtailAdminTemplateMixin, TemplateView):
         month = self.shown_month(this_month)
         previous = (month - timedelta(days=1)).replace(day=1)
         following = next_month(month)
+        weeks = month_weeks(self.request.user, month)
+        offer_rescheduling(weeks, self.request.user)
         context.update(
             month=month,
-            weeks=month_weeks(self.request.user, month),
+            weeks=weeks,
             previous_month=previous if previous.year >= MIN_YEAR else None,
             next_month=following if following.year <= MAX_YEAR else None,
             is_this_month=month == this_month,
             time_zone=timezone.get_current_timezone_name(),
         )
         return context
+
+
+def offer_rescheduling(weeks, user):
+    """Give each go-live the user may move a form for it (one query for the whole month)."""
+    going_live = [entry for week in weeks for day in week for entry in day.entries]
+    going_live = [entry for entry in going_live if entry.kind == GOES_LIVE]
+    publishable = set(
+        PagePermissionPolicy()
+        .instances_user_has_permission_for(user, "publish")
+        .filter(pk__in=[entry.post.pk for entry in going_live])
+        .values_list("pk", flat=True)
+    )
+    for entry in going_live:
+        if entry.post.pk in publishable:
+            entry.reschedule_form = RescheduleForm(
+                post=entry.post, initial={"go_live_at": timezone.localtime(entry.at)}
+            )
+            entry.dialog_id = dialog_id(entry.post)
+
+
+@require_POST
+def reschedule_post(request, page_id):
+    """Move a scheduled post's go-live from the calendar, under the rules of the editor's
+    "Schedule to publish": a Publisher's right, a time ahead and before the expiry."""
+    post = post_the_user_may(request, page_id, may=lambda rights: rights.can_publish())
+    try:
+        version = version_to_reschedule(post, request.user)
+    except CannotReschedule as reason:
+        messages.error(request, str(reason))
+        return redirect("blog_calendar")
+    form = RescheduleForm(request.POST, post=post, expire_at=version.expire_at)
+    if not form.is_valid():
+        title = post.get_admin_display_title()
+        problems = " ".join(error for errors in form.errors.values() for error in errors)
+        messages.error(request, f"“{title}” keeps its go-live time. {problems}")
+        return redirect(calendar_of(post.scheduled_revision.approved_go_live_at))
+    go_live_at = form.cleaned_data["go_live_at"]
+    messages.success(request, reschedule(post, version, go_live_at, request.user))
+    return redirect(calendar_of(go_live_at))
+
+
+def calendar_of(moment):
+    return f"{reverse('blog_calendar')}?month={timezone.localtime(moment):%Y-%m}"
 
 
 class FeaturePostView(WagtailAdminTemplateMixin, TemplateView):

@@ -9,7 +9,13 @@ from wagtail.admin.menu import MenuItem
 from wagtail.admin.ui.menus.pages import PageMenuItem
 from wagtail_modeladmin.options import modeladmin_register
 
-from .admin_views import CalendarView, FeaturePostView, ShareLinksView, revoke_share_link
+from .admin_views import (
+    CalendarView,
+    FeaturePostView,
+    ShareLinksView,
+    reschedule_post,
+    revoke_share_link,
+)
 from .content_checks import use_blog_content_checks
 from .editorial_admin import PostsAdmin
 from .featuring import FEATURE, UNFEATURE
@@ -34,6 +40,11 @@ def register_editor_toolkit_urls():
             name="blog_feature_post",
         ),
         path("blog/import/", ImportPostsView.as_view(), name="blog_import_posts"),
+        path(
+            "blog/posts/<int:page_id>/reschedule/",
+            reschedule_post,
+            name="blog_reschedule_post",
+        ),
         path(
             "blog/share-links/<int:pk>/revoke/",
             revoke_share_link,

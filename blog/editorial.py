@@ -157,6 +157,9 @@ class CalendarEntry:
     kind: str
     at: datetime
     post: BlogPage
+    # Set by the calendar view on a go-live the editor may move.
+    reschedule_form: object = None
+    dialog_id: str = ""
 
     @property
     def label(self):

@@ -5,9 +5,28 @@ from functools import cached_property
 from wagtail.admin.menu import MenuItem
 from wagtail.permission_policies import ModelPermissionPolicy
 from wagtail.snippets.models import register_snippet
+from wagtail.snippets.views.chooser import SnippetChooserViewSet, SnippetChosenMultipleView
 from wagtail.snippets.views.snippets import SnippetViewSet
 
 from .models import Author, Topic
+
+
+class InTickOrderChosenView(SnippetChosenMultipleView):
+    """The items ticked in a chooser, in the order the editor ticked them.
+
+    Wagtail returns them in the model's order (alphabetical), and the post's first topic is
+    its card's label. static/js/tick-order.js sends the tick order as `picked`; ids it does not
+    name (a browser without the script) follow in the order they were sent.
+    """
+
+    def get_objects(self, pks):
+        sent = [*self.request.GET.getlist("picked"), *pks]
+        position = {pk: n for n, pk in reversed(list(enumerate(sent)))}
+        return sorted(super().get_objects(pks), key=lambda item: position[str(item.pk)])
+
+
+class InTickOrderChooserViewSet(SnippetChooserViewSet):
+    chosen_multiple_view_class = InTickOrderChosenView
 
 
 class ManagedByPublishersViewSet(SnippetViewSet):
@@ -21,6 +40,8 @@ class ManagedByPublishersViewSet(SnippetViewSet):
     item leading to a list they can do nothing with would only puzzle them, so it shows to
     those who may add, change or delete.
     """
+
+    chooser_viewset_class = InTickOrderChooserViewSet
 
     @cached_property
     def menu_item_class(self):

@@ -6,7 +6,6 @@ of an hour. Here the tree paths are computed once and every table is written in 
 the rows come out as add_child and publishing would have left them, only much faster.
 """
 
-import math
 import time
 import uuid
 from contextlib import contextmanager
@@ -21,7 +20,8 @@ from wagtail.blocks import ChooserBlock
 from wagtail.models import Page
 
 from blog.cache import content_changed
-from blog.models import WORDS_PER_MINUTE, BlogPage, BlogPageAuthor, BlogPageTopic
+from blog.models import BlogPage, BlogPageAuthor, BlogPageTopic
+from blog.reading import reading_minutes
 
 from .bodies import generated_body
 
@@ -142,7 +142,7 @@ def build_post(index, n, step, images, oldest):
         body=generated_body(n, image.pk),
     )
     # What BlogPage.save() would have computed.
-    post.reading_minutes = max(1, math.ceil(len(post.body_text().split()) / WORDS_PER_MINUTE))
+    post.reading_minutes = reading_minutes(len(post.body_text().split()))
     return post
 
 

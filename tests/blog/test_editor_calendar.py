@@ -225,10 +225,13 @@ def day_cell(page, day):
 
 
 def entries(cell):
-    """What a day lists, as an editor reads it: 'Published 09:30 Title' (cards left out)."""
+    """What a day lists, as an editor reads it: 'Published 09:30 Title' (cards and reschedule
+    buttons left out)."""
     listed = []
     for item in cell.select("li.editorial-calendar__entry"):
         item.find(class_="editorial-calendar__card").decompose()
+        for button in item.select(".editorial-calendar__reschedule"):
+            button.decompose()
         listed.append(" ".join(item.get_text(" ").split()))
     return listed
 

@@ -77,6 +77,28 @@ def test_full_page_preview_shows_unsaved_changes(admin_client, post):
     assert "Unsaved words." in page.select_one(".post__body").get_text()
 
 
+def checked_region(page):
+    """What Wagtail's checks count words in: the first `main, [role="main"]` (its core.js)."""
+    return page.select_one('main, [role="main"]')
+
+
+def test_the_checks_count_the_words_of_the_body_only(admin_client, post):
+    """They said 167 words for a 64-word body: the title, byline and related cards counted."""
+    body = " ".join(["word"] * 64)
+    page = soup(preview(admin_client, post, body=[("paragraph", rich_text(f"<p>{body}</p>"))]))
+    region = checked_region(page)
+    assert len(region.get_text(" ").split()) == 64
+    assert len(page.select('main, [role="main"]')) == 1
+    assert page.select_one("#main").find(class_="post__title")  # the skip link still leads there
+
+
+def test_readers_keep_the_whole_post_in_the_main_landmark(client, post):
+    page = soup(client.get(post.url))
+    assert checked_region(page).name == "main"
+    assert checked_region(page).find("h1", class_="post__title")
+    assert page.select('[role="main"]') == []
+
+
 def test_card_preview_shows_the_card_as_listed_with_the_site_styles(admin_client, post):
     page = soup(preview(admin_client, post, "card", summary="A sharper summary."))
     card = page.select_one(".card-grid .card")

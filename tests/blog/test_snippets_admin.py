@@ -91,3 +91,42 @@ def test_a_publisher_finds_a_topic_and_an_author_by_name(client):
     assert "Benchmarks" in topics.content.decode()
     assert "GPU reliability" not in topics.content.decode()
     assert "Ada Lovelace" in authors.content.decode()
+
+
+def chosen_names(client, model, ids, picked):
+    response = client.get(
+        f"/admin/snippets/choose/blog/{model}/chosen-multiple/",
+        {"id": [str(pk) for pk in ids], "picked": [str(pk) for pk in picked]},
+    )
+    return [item["string"] for item in response.json()["result"]]
+
+
+def test_topics_and_authors_ticked_in_a_chooser_come_back_in_the_order_they_were_ticked(
+    editor_client,
+):
+    """The chooser lists them alphabetically and sends the ticked ids in that order; the
+    first topic is the card's label, so the editor's order is the one that counts."""
+    gpu, benchmarks, storage = (make_topic(n) for n in ("GPU reliability", "Benchmarks", "Storage"))
+    listed = [benchmarks.pk, gpu.pk, storage.pk]
+    ticked = [storage.pk, gpu.pk, benchmarks.pk]
+    assert chosen_names(editor_client, "topic", listed, ticked) == [
+        "Storage",
+        "GPU reliability",
+        "Benchmarks",
+    ]
+    ada, bob = make_author("Ada Lovelace"), make_author("Bob Kahn")
+    assert chosen_names(editor_client, "author", [ada.pk, bob.pk], [bob.pk, ada.pk]) == [
+        "Bob Kahn",
+        "Ada Lovelace",
+    ]
+
+
+def test_ids_without_a_tick_order_keep_the_order_they_were_sent_in(editor_client):
+    """A tick the script did not see (or a ticked box unticked again) orders nothing."""
+    gpu, benchmarks, storage = (make_topic(n) for n in ("GPU reliability", "Benchmarks", "Storage"))
+    sent = [storage.pk, benchmarks.pk, gpu.pk]
+    assert chosen_names(editor_client, "topic", sent, [gpu.pk, 999]) == [
+        "GPU reliability",
+        "Storage",
+        "Benchmarks",
+    ]

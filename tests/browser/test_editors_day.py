@@ -122,14 +122,21 @@ def test_an_editors_day(staff, contexts, shoot):
     # The byline starts as the signed-in editor's own; the topics start empty.
     expect(editor.locator("#id_author_links-FORMS")).to_contain_text("Edna Editor")
     expect(editor.locator("#id_topic_links-FORMS [data-inline-panel-child]")).to_have_count(0)
-    add_topics(editor, "GPU reliability")
-    add_topics(editor, "Benchmarks")
+    # Ticked in one go, against the chooser's alphabetical list: the first ticked is the
+    # card's label, so the post keeps the order of the ticks.
+    add_topics(editor, "GPU reliability", "Benchmarks")
+    expect(editor.locator("#id_topic_links-FORMS [data-inline-panel-child]")).to_have_text(
+        [re.compile("GPU reliability"), re.compile("Benchmarks")]
+    )
 
     body = editor.locator("[data-contentpath='body']")
     add_block(editor, "Heading")
     body.locator("[data-contentpath='text'] input").last.fill(HEADING)
     add_block(editor, "Paragraph")
     body.locator("[contenteditable='true']").last.fill(PARAGRAPH)
+    # Counted as it is typed (heading and paragraph), at the pace of the reader's "min read".
+    word_count = editor.locator("#body-word-count")
+    expect(word_count).to_have_text("18 words · 1 min read")
     add_block(editor, "Quote")
     body.locator("[data-contentpath='quote'] textarea").last.fill(QUOTE)
     add_block(editor, "Code")
@@ -137,7 +144,10 @@ def test_an_editors_day(staff, contexts, shoot):
     body.locator("[data-contentpath='code'] textarea").last.fill(CODE)
     add_block(editor, "Image")
     choose_image(editor, body.locator("[data-contentpath='image']").last, HERO_TITLE)
+    words_before_alt_text = word_count.inner_text()
     body.locator("[data-contentpath='alt_text'] textarea").last.fill(FIGURE_ALT)
+    # Alt text is not read on the page: the count, like the Checks, leaves it out.
+    expect(word_count).to_have_text(words_before_alt_text)
     shoot(editor, "editor-writes-the-post", full_page=True)
 
     # Saved before previewing: when autosave turns a new page into an existing one, the preview
