@@ -23,10 +23,10 @@ from .models import BlogPage
 
 
 def schedule_phrase(go_live_at, expire_at):
-    """'to go live on 12 Mar 2027, 09:30 Europe/Berlin and to be taken down on …'"""
+    """'for 12 Mar 2027, 09:30 Europe/Berlin and to be taken down on …'"""
     parts = []
     if go_live_at:
-        parts.append(f"to go live on {in_editor_zone(go_live_at)}")
+        parts.append(f"for {in_editor_zone(go_live_at)}")
     if expire_at:
         parts.append(f"to be taken down on {in_editor_zone(expire_at)}")
     return " and ".join(parts)

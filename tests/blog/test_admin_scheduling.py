@@ -154,7 +154,7 @@ def test_a_publisher_in_tokyo_publishing_with_a_go_live_ahead_is_told_when_in_to
         response = client.post(edit_url(post), data, follow=True)
 
     assert told(response) == [
-        "“Launch notes” is scheduled to go live on 1 Dec 2026, 09:05 Asia/Tokyo and to be "
+        "“Launch notes” is scheduled for 1 Dec 2026, 09:05 Asia/Tokyo and to be "
         "taken down on 8 Dec 2026, 17:30 Asia/Tokyo. Edit"
     ]
     revision = post.revisions.get(approved_go_live_at__isnull=False)
@@ -175,7 +175,7 @@ def test_an_editors_go_live_waits_for_approval_and_approving_schedules_it(
             follow=True,
         )
         assert told(saved) == [
-            "“Launch notes” has been saved as a draft. It will be scheduled to go live on "
+            "“Launch notes” has been saved as a draft. It will be scheduled for "
             "1 Dec 2026, 09:00 Europe/Berlin once a Publisher approves it."
         ]
         submit = edit_form_data(client, post)
@@ -192,7 +192,7 @@ def test_an_editors_go_live_waits_for_approval_and_approving_schedules_it(
         approved = client.post(edit_url(post), approval, follow=True)
 
     assert told(approved) == [
-        "“Launch notes” is scheduled to go live on 1 Dec 2026, 17:00 Asia/Tokyo. Edit"
+        "“Launch notes” is scheduled for 1 Dec 2026, 17:00 Asia/Tokyo. Edit"
     ]
     post.refresh_from_db()
     assert not post.live

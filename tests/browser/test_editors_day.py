@@ -215,12 +215,12 @@ def test_an_editors_day(staff, contexts, shoot):
     shoot(publisher, "publisher-sets-the-go-live")
     save_draft(publisher)
     expect(publisher.locator(".messages")).to_contain_text(
-        f"It will be scheduled to go live on {when} once a Publisher approves it."
+        f"It will be scheduled for {when} once a Publisher approves it."
     )
     open_action_menu(publisher)
     publisher.get_by_role("button", name="Approve and schedule", exact=True).click()
     expect(publisher.locator(".messages")).to_contain_text(
-        f"“{TITLE}” is scheduled to go live on {when}."
+        f"“{TITLE}” is scheduled for {when}."
     )
     # The page listing it returns to says the post waits.
     expect(publisher.locator("tr", has_text=TITLE)).to_contain_text(re.compile("scheduled", re.I))
