@@ -10,24 +10,24 @@ the first view after `make run` is as quick as the second.
 
 import time
 from collections import defaultdict
-from functools import cache
 
 from django.conf import settings
-from django.template.loader import get_template
 from wagtail.images import get_image_model
 from wagtail.images.models import Filter
-from wagtail.images.templatetags.wagtailimages_tags import ImageNode
 
 from .seo import SHARE_IMAGE_SPEC
 
-# The templates that show a post's hero picture; their {% picture %} tags decide the sizes.
-HERO_TEMPLATES = (
-    "components/featured_post.html",
-    "components/post_article.html",
-    "components/post_card.html",
-)
-# The picture in a post's body (FigureBlock).
-BODY_TEMPLATES = ("blocks/figure_block.html",)
+# The renditions of each picture the reader pages show, by the name their templates give
+# `{% named_picture %}` (blog/templatetags/picture_tags.py).
+PICTURE_SPECS = {
+    # A post's hero at the top of its page, and the featured post on the index.
+    "hero": "format-{avif,webp,jpeg} fill-{640x360,960x540,1200x675}",
+    "card": "format-{webp,jpeg} fill-{640x360,960x540}",
+    # A picture in a post's body (FigureBlock).
+    "figure": "format-{webp,jpeg} max-{720x540,1200x900}",
+}
+HERO_PICTURES = ("hero", "card")
+BODY_PICTURES = ("figure",)
 # The thumbnail Wagtail's image chooser shows in the post editor.
 ADMIN_THUMBNAIL_SPEC = "max-165x165"
 NEWEST_POSTS = 20
@@ -36,25 +36,21 @@ NEWEST_POSTS = 20
 SECONDS_PER_PASS = 5
 
 
-def template_filter_specs(names):
-    """Every rendition spec the templates' picture and image tags expand to, read from the
-    compiled templates so the two can never disagree."""
+def expanded_specs(names):
+    """Every rendition spec the named pictures expand to, as Wagtail's picture tag expands them."""
     specs = []
     for name in names:
-        for node in get_template(name).template.nodelist.get_nodes_by_type(ImageNode):
-            specs.extend(Filter.expand_spec(node.filter_specs))
+        specs.extend(Filter.expand_spec(PICTURE_SPECS[name].split()))
     return specs
 
 
-@cache
 def hero_filter_specs():
-    """The hero templates' renditions and the share picture (og:image)."""
-    return tuple(dict.fromkeys([SHARE_IMAGE_SPEC, *template_filter_specs(HERO_TEMPLATES)]))
+    """The hero pictures' renditions and the share picture (og:image)."""
+    return tuple(dict.fromkeys([SHARE_IMAGE_SPEC, *expanded_specs(HERO_PICTURES)]))
 
 
-@cache
 def body_filter_specs():
-    return tuple(dict.fromkeys(template_filter_specs(BODY_TEMPLATES)))
+    return tuple(dict.fromkeys(expanded_specs(BODY_PICTURES)))
 
 
 def prepare_newest_heroes(limit=NEWEST_POSTS, seconds=SECONDS_PER_PASS):

@@ -8,16 +8,21 @@ remembered as one entry, and the request's picked from it as Wagtail would: a Ho
 whatever spelling, port or alias, adds no entry. Without the content cache it steps aside and
 Wagtail looks them up as usual, only when a page needs them."""
 
-import copy
 from contextlib import suppress
 
 from django.db import DatabaseError
-from django.http.request import split_domain_port
 from wagtail.models import Site
 
 from blog.generation import remember, shared_cache_enabled
 
 from .health import PROBE_PATHS
+from .library_adapters import (
+    give_site,
+    matching_site,
+    request_hostname,
+    settings_for_request,
+    site_known,
+)
 from .models import SiteSettings
 
 
@@ -32,27 +37,12 @@ def every_site_and_settings():
     return sites
 
 
-def matching_site(sites, hostname, port):
-    """The site Wagtail's get_site_for_hostname finds for a host name and port, of `sites`:
-    the one of that name and port, else the default site if it has that name, else the only
-    site of that name, else the default site (None if there is none)."""
-    named = [site for site in sites if site.hostname == hostname]
-    exact = [site for site in named if str(site.port) == port]
-    if exact:
-        return exact[0]
-    default = next((site for site in sites if site.is_default_site), None)
-    if default in named or len(named) != 1:
-        return default
-    return named[0]
-
-
 def find_site(request):
     """Site.find_for_request, from the content cache when it is on (no query)."""
-    if shared_cache_enabled() and not hasattr(request, "_wagtail_site"):
-        # The same host and port Wagtail matches sites on (the host is one ALLOWED_HOSTS let in).
-        hostname = split_domain_port(request._get_raw_host())[0]
+    if shared_cache_enabled() and not site_known(request):
         sites = remember("sites", every_site_and_settings)
-        request._wagtail_site = matching_site(list(sites), hostname, request.get_port())
+        site = matching_site(list(sites), request_hostname(request), request.get_port())
+        give_site(request, site)
     return Site.find_for_request(request)
 
 
@@ -82,6 +72,5 @@ class SharedSiteMiddleware:
         if site_settings is not None:
             # The remembered settings are one object for every request this process serves:
             # this request's copy alone learns the request, as for_request() does for page URLs.
-            site_settings = copy.copy(site_settings)
-            site_settings._request = request
+            site_settings = settings_for_request(site_settings, request)
             setattr(request, SiteSettings.get_cache_attr_name(), site_settings)

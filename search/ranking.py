@@ -12,6 +12,8 @@ from django.db.models import CharField, IntegerField
 from django.db.models.functions import Cast
 from modelsearch.utils import get_descendants_content_types_pks
 
+from home.library_adapters import rank_expression
+
 
 def backend_family(backend):
     """ "sqlite", "database" (PostgreSQL or MySQL) or "server" (OpenSearch), whatever subclass
@@ -51,7 +53,7 @@ def sqlite_scored(compiler):
 
     query = compiler.build_search_query(normalize(compiler.query))
     # bm25 is lower for better matches; negated, both backends sort the same way.
-    score = compiler._build_rank_expression(compiler.get_search_vectors(), None) * -1
+    score = rank_expression(compiler, compiler.get_search_vectors(), None) * -1
     candidates = compiler.queryset.order_by().values(text_pk=Cast("pk", CharField()))
     return SQLiteFTSIndexEntry.objects.filter(
         MatchExpression(compiler.FTS_TABLE_FIELDS, query),

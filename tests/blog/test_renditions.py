@@ -5,11 +5,12 @@ import io
 import pytest
 from bs4 import BeautifulSoup
 from django.core.management import call_command
+from django.template import Context, Template, TemplateSyntaxError
 from wagtail.images import get_image_model
 
 from blog.models import BlogPage
-from blog.renditions import hero_filter_specs, prepare_newest_heroes
-from tests.factories import publish_post
+from blog.renditions import PICTURE_SPECS, hero_filter_specs, prepare_newest_heroes
+from tests.factories import make_image, publish_post
 
 pytestmark = pytest.mark.django_db
 
@@ -75,3 +76,20 @@ def test_after_make_runs_demo_command_no_page_preview_or_editor_makes_a_picture(
         )
 
     assert Rendition.objects.count() == prepared
+
+
+@pytest.mark.parametrize("name", PICTURE_SPECS)
+def test_a_named_picture_is_exactly_wagtails_picture_with_its_specs_written_out(name):
+    image = make_image()
+    attrs = 'sizes="(min-width: 46rem) 42rem, 100vw" alt=image.title loading="lazy"'
+    written_out = Template(
+        f"{{% load wagtailimages_tags %}}{{% picture image {PICTURE_SPECS[name]} {attrs} %}}"
+    )
+    named = Template(f'{{% load picture_tags %}}{{% named_picture image "{name}" {attrs} %}}')
+    context = Context({"image": image})
+    assert named.render(context) == written_out.render(context)
+
+
+def test_a_picture_name_the_specs_do_not_know_is_an_error_naming_the_known_ones():
+    with pytest.raises(TemplateSyntaxError, match="hero, card, figure"):
+        Template('{% load picture_tags %}{% named_picture image "banner" alt="" %}')

@@ -37,7 +37,7 @@ def test_each_host_and_port_gets_the_site_wagtail_would_find(content_cache, home
         for port in ("80", "81", "443", "8000", "8080"):
             request = RequestFactory().get("/", HTTP_HOST=host, SERVER_PORT=port)
             middleware(request)
-            wagtails = Site._find_for_request(
+            wagtails = Site.find_for_request(
                 RequestFactory().get("/", HTTP_HOST=host, SERVER_PORT=port)
             )
             assert request._wagtail_site == wagtails, (host, port)

@@ -1,0 +1,97 @@
+"""Every use of a Wagtail, Django or modelsearch internal outside the content model, in one place.
+
+Each one works around something the library does not offer in public; each has a test in
+tests/test_library_adapters.py that fails, saying what changed, when an upgrade moves it.
+Callers import these functions, never the internals.
+"""
+
+import copy
+
+from django.contrib.postgres.search import SearchVectorField
+from django.db.models import F, Func
+from django.http.request import split_domain_port
+
+# Site.find_for_request keeps the site it found as `request._wagtail_site` (its docstring
+# says so) and looks it up with one query per request otherwise; Wagtail has no public way to
+# hand it a site found elsewhere (a cached lookup was proposed in wagtail/wagtail#4142 and
+# closed).
+# home/middleware.py finds it from the content cache and leaves it there for Wagtail.
+SITE_ON_REQUEST = "_wagtail_site"
+
+
+def site_known(request):
+    """Whether Wagtail has already found (or been given) the site of this request."""
+    return hasattr(request, SITE_ON_REQUEST)
+
+
+def give_site(request, site):
+    """The site Site.find_for_request will return for this request, without a query."""
+    setattr(request, SITE_ON_REQUEST, site)
+
+
+def request_hostname(request):
+    """The host name Wagtail matches sites on: the raw Host header, port removed, before
+    ALLOWED_HOSTS is checked (Site._find_for_request reads `request._get_raw_host()`)."""
+    return split_domain_port(request._get_raw_host())[0]
+
+
+def matching_site(sites, hostname, port):
+    """The site wagtail.models.sites.get_site_for_hostname finds, chosen from `sites` instead
+    of a query: the one of that name and port, else the default site if it has that name,
+    else the only site of that name, else the default site (None if there is none)."""
+    named = [site for site in sites if site.hostname == hostname]
+    exact = [site for site in named if str(site.port) == port]
+    if exact:
+        return exact[0]
+    default = next((site for site in sites if site.is_default_site), None)
+    if default in named or len(named) != 1:
+        return default
+    return named[0]
+
+
+def settings_for_request(site_settings, request):
+    """A copy of remembered site settings that knows this request, as
+    BaseSiteSetting.for_request makes them: it sets the private `_request` that the settings'
+    page URLs use (and that pickling leaves out)."""
+    site_settings = copy.copy(site_settings)
+    site_settings._request = request
+    return site_settings
+
+
+# modelsearch's PostgreSQL and SQLite query compilers build their rank and apply ordering and
+# scoring in private methods, and offer no hook to match on another column or to score the
+# matches in one pass (SQLite scores each match with its own subquery,
+# wagtail/django-modelsearch#85). search/backend.py and search/ranking.py call them here.
+def rank_expression(compiler, vectors, config):
+    """modelsearch's relevance for the compiler's query over (vector, boost) pairs."""
+    return compiler._build_rank_expression(vectors, config)
+
+
+def ordered_and_scored(compiler, queryset, rank, start, stop, score_field=None):
+    """The matches ordered by relevance (or by -pk), with the score if asked, sliced."""
+    return compiler._apply_ordering_and_scoring(queryset, rank, start, stop, score_field)
+
+
+# A column of our own on modelsearch's index table (search/migrations/0003): PostgreSQL keeps
+# `title || body` stored and indexed, where modelsearch concatenates the two for every row it
+# reads (a cost reported upstream as wagtail/wagtail#6546).
+# It depends on the table's name, its `title` and `body` columns, and the `index_entries`
+# relation modelsearch adds to indexed models.
+STORED_TITLE_BODY = "cedana_title_body"
+
+
+class StoredTitleAndBody(Func):
+    """The index entry's `title || body`, read from its stored column. Wraps the entry's title
+    so the ORM joins the index table as it does for ranking, then names the sibling column."""
+
+    output_field = SearchVectorField()
+
+    def __init__(self):
+        super().__init__(F("index_entries__title"))
+
+    def as_sql(self, compiler, connection, **extra_context):
+        title_sql, params = compiler.compile(self.source_expressions[0])
+        table, column = title_sql.rsplit(".", 1)
+        if column != '"title"':  # pragma: no cover - a future ORM quoting differently
+            raise ValueError(f"Unexpected index column {title_sql}")
+        return f'{table}."{STORED_TITLE_BODY}"', params

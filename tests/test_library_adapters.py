@@ -1,0 +1,171 @@
+"""The library internals home/library_adapters.py relies on are still there and still behave as
+the public API does. A failure here after an upgrade says which internal moved: fix the adapter
+(or drop it, if the library now offers a public way), not its callers."""
+
+import ast
+from importlib.util import find_spec
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test import RequestFactory
+from modelsearch.backends import get_search_backend
+from wagtail.models import Site
+
+from blog.models import BlogPage
+from home.library_adapters import (
+    STORED_TITLE_BODY,
+    give_site,
+    matching_site,
+    request_hostname,
+    settings_for_request,
+    site_known,
+)
+from home.models import SiteSettings
+from tests.factories import publish_post
+from tests.search.helpers import body
+
+pytestmark = pytest.mark.django_db
+
+
+def test_wagtail_still_takes_the_site_given_to_a_request(home, django_assert_num_queries):
+    site = Site.objects.get(is_default_site=True)
+    request = RequestFactory().get("/")
+    assert not site_known(request)
+    give_site(request, site)
+    with django_assert_num_queries(0):
+        found = Site.find_for_request(request)
+    assert found is site, (
+        "Site.find_for_request no longer returns request._wagtail_site: the site the content "
+        "cache found is ignored and every request queries for it (home/middleware.py)"
+    )
+    assert site_known(request)
+
+
+def test_a_found_site_is_kept_where_the_adapter_looks(home):
+    request = RequestFactory().get("/")
+    Site.find_for_request(request)
+    assert site_known(request), (
+        "Site.find_for_request no longer keeps its site as request._wagtail_site"
+    )
+
+
+@pytest.mark.parametrize("with_default", [True, False], ids=["a default site", "no default"])
+def test_the_adapters_site_for_any_host_is_the_one_wagtail_finds(home, with_default):
+    Site.objects.filter(is_default_site=True).update(is_default_site=with_default)
+    for hostname, port in [("blog.example", 80), ("blog.example", 8080), ("one.example", 80)]:
+        Site.objects.create(hostname=hostname, port=port, root_page=home)
+    Site.objects.create(hostname="two.example", port=81, root_page=home)
+    Site.objects.create(hostname="two.example", port=82, root_page=home)
+    sites = list(Site.objects.all())
+    for host in ("localhost", "Blog.Example", "blog.example:8080", "one.example", "two.example"):
+        for port in ("80", "81", "443", "8080"):
+            request = RequestFactory().get("/", HTTP_HOST=host, SERVER_PORT=port)
+            ours = matching_site(sites, request_hostname(request), request.get_port())
+            wagtails = Site.find_for_request(request)
+            assert ours == wagtails, (
+                f"Wagtail now finds {wagtails} for {host} on port {port}, the adapter {ours}: "
+                "its rules for matching a host to a site changed (home/library_adapters.py)"
+            )
+
+
+def test_site_settings_still_learn_their_request_as_the_adapter_teaches_them(home):
+    request = RequestFactory().get("/")
+    wagtails = SiteSettings.for_request(request)
+    assert getattr(wagtails, "_request", None) is request, (
+        "BaseSiteSetting.for_request no longer sets _request: settings_for_request must follow"
+    )
+    remembered = SiteSettings.for_site(Site.objects.get(is_default_site=True))
+    ours = settings_for_request(remembered, request)
+    assert ours._request is request
+    assert not hasattr(remembered, "_request"), "the remembered settings stay request-free"
+    assert "_request" not in ours.__getstate__(), "a pickled copy forgets its request"
+
+
+POSTGRES = "modelsearch.backends.database.postgres.postgres"
+SQLITE = "modelsearch.backends.database.sqlite.sqlite"
+
+
+def method_arguments(module, cls, method):
+    """The arguments of a method as written in the installed module, read without importing it
+    (modelsearch's SQLite module only imports where SQLite is the database)."""
+    tree = ast.parse(Path(find_spec(module).origin).read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == cls:
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == method:
+                    return ast.unparse(item.args)
+    return None
+
+
+@pytest.mark.parametrize(
+    ("module", "cls", "method", "expected"),
+    [
+        (
+            POSTGRES,
+            "PostgresSearchQueryCompiler",
+            "_build_rank_expression",
+            "self, vectors, config",
+        ),
+        (
+            POSTGRES,
+            "PostgresSearchQueryCompiler",
+            "_apply_ordering_and_scoring",
+            "self, queryset, rank_expression, start, stop, score_field=None",
+        ),
+        (POSTGRES, "PostgresSearchQueryCompiler", "get_search_vectors", "self, search_query"),
+        (SQLITE, "SQLiteSearchQueryCompiler", "_build_rank_expression", "self, vectors, config"),
+        (SQLITE, "SQLiteSearchQueryCompiler", "get_search_vectors", "self"),
+    ],
+)
+def test_modelsearch_still_has_the_private_methods_search_calls(module, cls, method, expected):
+    found = method_arguments(module, cls, method)
+    assert found is not None, (
+        f"modelsearch's {cls}.{method} is gone: search/backend.py and search/ranking.py call it "
+        "through home/library_adapters.py"
+    )
+    assert found == expected, f"modelsearch's {cls}.{method} now takes ({found}), not ({expected})"
+
+
+@pytest.mark.postgres
+def test_searches_through_the_adapter_rank_and_score_as_modelsearch_does(blog, author):
+    publish_post(blog, "Restore drills", authors=[author], body=body("Restore, then restore."))
+    publish_post(blog, "Latency", authors=[author], body=body("Restore it once."))
+    publish_post(blog, "Restore", authors=[author], body=body("Nothing else."))
+    publish_post(blog, "Unrelated", authors=[author], body=body("Other words."))
+    params = {**settings.WAGTAILSEARCH_BACKENDS["default"]}
+    params["BACKEND"] = "modelsearch.backends.database.postgres.postgres"
+    modelsearchs = get_search_backend(**params)
+    ours = get_search_backend()
+    assert type(ours) is not type(modelsearchs)
+
+    def ranked(backend):
+        results = backend.search("restore", BlogPage.objects.live()).annotate_score("score")
+        return [(post.title, round(post.score, 6)) for post in results]
+
+    assert len(ranked(ours)) == 3
+    assert ranked(ours) == ranked(modelsearchs), (
+        "The stored-column search ranks differently from modelsearch's own backend"
+    )
+
+
+@pytest.mark.postgres
+def test_the_stored_column_on_modelsearchs_index_table_is_still_title_and_body():
+    entry = BlogPage._meta.get_field("index_entries").related_model
+    for name in ("title", "body"):
+        assert entry._meta.get_field(name).get_internal_type() == "SearchVectorField", (
+            f"modelsearch's index entry {name} is no longer a tsvector: "
+            "search/migrations/0003's generated column must be dropped before it changes"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT generation_expression FROM information_schema.columns "
+            "WHERE table_name = %s AND column_name = %s",
+            [entry._meta.db_table, STORED_TITLE_BODY],
+        )
+        rows = cursor.fetchall()
+    assert rows == [("(title || body)",)], (
+        f"{entry._meta.db_table} has no generated {STORED_TITLE_BODY} column: modelsearch's "
+        "index table moved or was rebuilt (search/migrations/0003)"
+    )
