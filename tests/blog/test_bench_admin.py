@@ -7,6 +7,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from wagtail.blocks import CharBlock, ListBlock, StreamBlock
 from wagtail.models import PageLogEntry
 from wagtail.test.utils.form_data import nested_form_data
 
@@ -27,6 +28,15 @@ def test_the_body_the_benchmark_sends_is_the_post_body_unchanged(demo_site):
         assert without_block_keys(stream.get_prep_value(received)) == without_block_keys(
             post.body.get_prep_value()
         ), post.title
+
+
+def test_a_list_block_is_sent_as_the_editor_sends_it():
+    """The post body has no list today; a list added to it must not break the benchmark."""
+    block = StreamBlock([("steps", ListBlock(CharBlock()))])
+    value = block.to_python([{"type": "steps", "value": ["Cordon the node", "Drain it"]}])
+    data = nested_form_data({"body": block_form_data(block, value)})
+    received = block.value_from_datadict(data, {}, "body")
+    assert [list(child.value) for child in received] == [["Cordon the node", "Drain it"]]
 
 
 def without_block_keys(raw_body):
