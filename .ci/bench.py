@@ -39,8 +39,9 @@ Client, logged in as a Publisher: the whole Django stack without gunicorn or a b
 add a millisecond or two and the browser's own work. Logging a browser-like session in to a
 served app would need its CSRF and secure-cookie rules bent, and would time the same code. The
 post is the newest live one; saved drafts are removed again after the run. Python CPU is the
-CPU time Django itself spent (not the database's, nor time waiting for a busy CPU): the steadier
-figure when other work shares the machine."""
+CPU time of Django's process (with SQLite that includes its queries; PostgreSQL's own work and
+time waiting for a busy CPU are not in it): the steadier figure when other work shares the
+machine."""
 
 COUNT_QUERIES = """
 import json
