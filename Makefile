@@ -76,7 +76,7 @@ lock: ## re-resolve the dependencies from pyproject.toml into requirements.lock
 	/tmp/lock-venv/bin/pip install --quiet ".[dev]"
 	/tmp/lock-venv/bin/pip freeze --exclude cedana-blog > requirements.lock
 
-bench: install ## load reader pages with wrk on PostgreSQL and SQLite (1,000 and 10,000 posts; BENCH_ARGS=--huge adds 100,000)
+bench: install ## load reader pages with wrk and time admin pages on PostgreSQL and SQLite (1,000 and 10,000 posts; BENCH_ARGS=--huge adds 100,000)
 	bash .ci/services.sh
 	$(PY) .ci/bench.py $(BENCH_ARGS)
 

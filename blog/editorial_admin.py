@@ -4,6 +4,7 @@ from django.contrib.admin import SimpleListFilter, display
 from django.core.exceptions import ImproperlyConfigured
 from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.urls import reverse
+from django.utils.functional import cached_property
 from django.utils.html import format_html
 from django.utils.http import urlencode
 from wagtail_modeladmin.helpers import PageButtonHelper
@@ -89,6 +90,23 @@ class DeclaredFiltersIndexView(IndexView):
             declared.add(list_filter.parameter_name)
         params = super().get_filters_params(params)
         return {name: values for name, values in params.items() if name in declared}
+
+    # modeladmin builds the list twice a page (in dispatch and for the template) and its base
+    # once more for the total: the filters' choices, the featured slot and the user's rights
+    # were each looked up three times. Built once per request; each caller gets a fresh copy.
+    @cached_property
+    def base_queryset(self):
+        return super().get_base_queryset()
+
+    def get_base_queryset(self, request=None):
+        return self.base_queryset.all()
+
+    @cached_property
+    def listed_queryset(self):
+        return super().get_queryset()
+
+    def get_queryset(self, request=None):
+        return self.listed_queryset.all()
 
     def get_search_results(self, request, queryset, search_term):
         # PostgreSQL refuses NUL in a string; nobody searches for one.

@@ -191,9 +191,7 @@ def test_an_editors_go_live_waits_for_approval_and_approving_schedules_it(
         approval["workflow-action-name"] = "approve"
         approved = client.post(edit_url(post), approval, follow=True)
 
-    assert told(approved) == [
-        "“Launch notes” is scheduled for 1 Dec 2026, 17:00 Asia/Tokyo. Edit"
-    ]
+    assert told(approved) == ["“Launch notes” is scheduled for 1 Dec 2026, 17:00 Asia/Tokyo. Edit"]
     post.refresh_from_db()
     assert not post.live
     # 09:00 in Berlin in December (CET, UTC+1) is 08:00 UTC.

@@ -219,9 +219,7 @@ def test_an_editors_day(staff, contexts, shoot):
     )
     open_action_menu(publisher)
     publisher.get_by_role("button", name="Approve and schedule", exact=True).click()
-    expect(publisher.locator(".messages")).to_contain_text(
-        f"“{TITLE}” is scheduled for {when}."
-    )
+    expect(publisher.locator(".messages")).to_contain_text(f"“{TITLE}” is scheduled for {when}.")
     # The page listing it returns to says the post waits.
     expect(publisher.locator("tr", has_text=TITLE)).to_contain_text(re.compile("scheduled", re.I))
     shoot(publisher, "approved-and-scheduled")
