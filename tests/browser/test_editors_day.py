@@ -163,9 +163,9 @@ def test_an_editors_day(staff, contexts, shoot):
     expect(modes).to_have_text(["Full page", "Card", "Featured slot", "Social share card"])
     # The panel opens on the full page; a mode chosen before that has loaded is lost.
     expect(preview.locator("h1")).to_contain_text(TITLE)
-    expect(preview.locator("main")).to_contain_text(PARAGRAPH)
-    expect(preview.locator("main blockquote")).to_contain_text(QUOTE)
-    expect(preview.locator("main pre code")).to_contain_text(CODE)
+    expect(preview.get_by_role("main")).to_contain_text(PARAGRAPH)
+    expect(preview.get_by_role("main").locator("blockquote")).to_contain_text(QUOTE)
+    expect(preview.get_by_role("main").locator("pre code")).to_contain_text(CODE)
     expect(preview.locator(".post__hero img")).to_have_attribute("alt", HERO_ALT)
     shoot(editor, "preview-full-page")
     editor.select_option("#id_preview_mode", "card")
