@@ -34,7 +34,7 @@ test: install ## run lint, Django checks, migrations check and every test with c
 	$(VENV)/bin/lint-imports
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) manage.py check
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) manage.py makemigrations --check --dry-run
-	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest --cov --cov-report=term $(PYTEST_ARGS)
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest --cov --cov-report=term --durations=30 $(PYTEST_ARGS)
 
 audit: install ## check the locked dependencies for known vulnerabilities (pip-audit)
 	VENV=$(VENV) bash .ci/audit.sh
