@@ -22,7 +22,9 @@ PAGE_CACHE = False
 CONTENT_CACHE = False
 # The shared file cache also holds what a dev server or a benchmark cached for another database
 # (Wagtail's site root paths among it), which would leak into tests: tests of each database get
-# a cache directory of their own, shared by the test process and the servers it starts.
+# a cache directory of their own, shared by the test process and the servers it starts. Each
+# pytest-xdist worker has its own test database, so its own directory too.
 if not REDIS_URL and "CACHE_DIR" not in os.environ:  # noqa: F405
-    _database = hashlib.sha1(str(DATABASES["default"]).encode()).hexdigest()[:12]  # noqa: F405, S324
+    _owner = f"{DATABASES['default']}{os.environ.get('PYTEST_XDIST_WORKER', '')}"  # noqa: F405
+    _database = hashlib.sha1(_owner.encode()).hexdigest()[:12]  # noqa: S324
     CACHES["default"]["LOCATION"] = str(BASE_DIR / "var" / "test-cache" / _database)  # noqa: F405

@@ -13,7 +13,8 @@ from tests.services import require
 from . import faults, load
 from .rig import PG_BIN, running_rig
 
-pytestmark = pytest.mark.faults
+# xdist_group: the private servers start once, on one pytest-xdist worker.
+pytestmark = [pytest.mark.faults, pytest.mark.xdist_group("faults")]
 
 
 @pytest.fixture(scope="module")
