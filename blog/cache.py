@@ -23,7 +23,7 @@ from wagtail import hooks
 from wagtail.contrib.search_promotions.models import SearchPromotion
 from wagtail.contrib.settings.models import BaseGenericSetting, BaseSiteSetting
 from wagtail.images import get_image_model
-from wagtail.models import Page, PageViewRestriction, Site
+from wagtail.models import COMMENTS_RELATION_NAME, Page, PageViewRestriction, Site
 from wagtail.signals import page_published, page_unpublished, post_page_move
 
 from home.health import PROBE_PATHS
@@ -83,9 +83,24 @@ def content_changed(**kwargs):
     transaction.on_commit(bump_generation)
 
 
+# Saving a draft (by hand or by autosave, every few seconds while an editor types) writes only
+# these columns of the page row: nothing a reader sees, so no reader's cached page is retired.
+DRAFT_ONLY_FIELDS = frozenset(
+    {
+        "latest_revision",
+        "latest_revision_created_at",
+        "draft_title",
+        "has_unpublished_changes",
+        COMMENTS_RELATION_NAME,
+    }
+)
+
+
 @receiver(post_save)
 @receiver(post_delete)
-def row_changed(sender, **kwargs):
+def row_changed(sender, update_fields=None, **kwargs):
+    if update_fields and issubclass(sender, Page) and update_fields <= DRAFT_ONLY_FIELDS:
+        return
     if issubclass(sender, READER_VISIBLE_MODELS) or sender is get_image_model():
         content_changed()
 

@@ -142,6 +142,19 @@ def test_a_preview_never_reaches_readers(client, post):
         assert "Draft title only an editor sees" not in client.get(post.url).content.decode()
 
 
+def test_saving_a_draft_of_a_live_post_keeps_readers_cached_pages(client, post, commit):
+    """An editor's autosaves must not empty every reader's cache every few seconds."""
+    client.get(post.url)
+    client.get("/blog/")
+    with commit():
+        post.title = "Draft title only an editor sees"
+        post.save_revision()
+    for path in (post.url, "/blog/"):
+        response = client.get(path)
+        assert response["X-Cache"] == "HIT"
+        assert "Draft title only an editor sees" not in response.content.decode()
+
+
 def test_publishing_shows_on_the_next_request(client, blog, author, topic, post, commit):
     client.get("/blog/")
     assert client.get("/blog/")["X-Cache"] == "HIT"
