@@ -11,6 +11,7 @@ a paragraph.
 import json
 import re
 from dataclasses import dataclass, field
+from html import unescape
 from urllib.parse import urlparse
 
 from bs4 import BeautifulSoup, Comment, NavigableString, Tag
@@ -84,6 +85,8 @@ TABLE_FEATURES = ["bold", "italic", "link", "code"]
 SHORTCODE_CAPTION = re.compile(r"\[caption[^\]]*\](.*?)\[/caption\]", re.S)
 SHORTCODE_EMBED = re.compile(r"\[embed[^\]]*\](.*?)\[/embed\]", re.S)
 BLANK_LINE = re.compile(r"\n\s*\n")
+# A link as Wagtail's converter stores an outside address: the address is its only attribute.
+STORED_LINK = re.compile(r'<a href="([^"]*)">')
 
 _paragraphs = ContentstateConverter(RICH_TEXT_FEATURES)
 _cells = ContentstateConverter(TABLE_FEATURES)
@@ -169,10 +172,6 @@ class BodyConverter:
             if href and not safe_href(href):
                 self.note(f"Removed a link to “{href[:60]}”; its words are kept.")
                 del link.attrs["href"]
-            elif href:
-                page_id = self.link_for(href)
-                if page_id:
-                    link.attrs = {"linktype": "page", "id": str(page_id)}
 
     def walk(self, parent):
         for node in list(parent.children):
@@ -256,9 +255,19 @@ class BodyConverter:
                 self.rich(f"<p>{chunk.strip().replace(chr(10), '<br/>')}</p>")
 
     def rich(self, html):
-        stored = rich_text(html)
+        stored = self.link_pages(rich_text(html))
         if stored:
             self.add("paragraph", stored)
+
+    def link_pages(self, stored):
+        """Links to the old blog's posts lead to their new pages. Done on the converted text:
+        a page link given to Wagtail's converter would be looked up in the database again."""
+
+        def to_page(match):
+            page_id = self.link_for(unescape(match.group(1)))
+            return f'<a linktype="page" id="{page_id}">' if page_id else match.group(0)
+
+        return STORED_LINK.sub(to_page, stored)
 
     def paragraph(self, node):
         pictures = self.pull_images(node)
@@ -393,7 +402,11 @@ class BodyConverter:
                 "table": {
                     "columns": [{"type": "rich_text", "heading": text_of(cell)} for cell in header],
                     "rows": [
-                        {"values": [rich_text(f"<p>{cell}</p>", _cells) for cell in row]}
+                        {
+                            "values": [
+                                self.link_pages(rich_text(f"<p>{cell}</p>", _cells)) for cell in row
+                            ]
+                        }
                         for row in body
                     ],
                     "caption": "",

@@ -23,6 +23,13 @@ class ImportedItem(models.Model):
         related_name="+",
     )
     content_hash = models.CharField(max_length=64, blank=True)
+    # Redirects are made when the post goes live, never before: a redirect to a scheduled post
+    # or a draft would tell readers its address (blog/importing/redirects.py).
+    old_paths_waiting = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The post's old addresses, redirected to it once it is published.",
+    )
     imported_at = models.DateTimeField(auto_now=True)
 
     class Meta:
