@@ -81,6 +81,7 @@ LANGUAGE_ALIASES = {
 }
 LANGUAGES = {code for code, _label in CODE_LANGUAGES}
 HEADING_MAX, CAPTION_MAX, ATTRIBUTION_MAX, TABLE_CAPTION_MAX = 200, 300, 200, 200
+CODE_CAPTION_MAX = 200
 TABLE_FEATURES = ["bold", "italic", "link", "code"]
 SHORTCODE_CAPTION = re.compile(r"\[caption[^\]]*\](.*?)\[/caption\]", re.S)
 SHORTCODE_EMBED = re.compile(r"\[embed[^\]]*\](.*?)\[/embed\]", re.S)
@@ -288,7 +289,7 @@ class BodyConverter:
         anchor = slugify(node.get("id") or "")[:80]
         self.add("heading", {"text": text, "anchor": anchor})
 
-    def code(self, node):
+    def code(self, node, caption=""):
         inner = node.find("code")
         language, named = code_language(node, inner, hint=self.language_hint)
         self.language_hint = ""
@@ -296,7 +297,11 @@ class BodyConverter:
             if named:
                 self.note(f"Code in “{named}” is shown as plain text (no colouring for it).")
             language = "text"
-        self.add("code", {"language": language, "code": node.get_text(), "caption": ""})
+        if len(caption) > CODE_CAPTION_MAX:
+            self.note(f"A code caption over {CODE_CAPTION_MAX} characters follows as a paragraph.")
+            self.rich(f"<p>{escape(caption)}</p>")
+            caption = ""
+        self.add("code", {"language": language, "code": node.get_text(), "caption": caption})
 
     def quote(self, node, caption=""):
         cite = node.find(["cite", "footer"])
@@ -323,6 +328,8 @@ class BodyConverter:
             self.table(node.find("table"), caption)
         elif node.find("blockquote") is not None:
             self.quote(node.find("blockquote"), caption)
+        elif node.find("pre") is not None and node.find("img") is None:
+            self.code(node.find("pre"), caption)
         elif node.find("img") is not None:
             images = node.find_all("img")
             for picture in images[:-1]:

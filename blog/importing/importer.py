@@ -223,7 +223,7 @@ class Importer:
             return image_id
 
         body = html_to_blocks(record.body_html, resolve_picture=resolve, link_for=self.link_for)
-        notes += body.notes
+        notes += record.notes + body.notes
         status = record.status
         holds = []  # why a post the source published becomes a draft
         if status == PENDING:
