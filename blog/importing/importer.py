@@ -11,7 +11,7 @@ the end.
 import time
 from collections import Counter
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from urllib.parse import urlparse
 
 from django.core.exceptions import ValidationError
@@ -71,6 +71,18 @@ class Report:
     def counts(self):
         counted = Counter(outcome.result for outcome in self.outcomes)
         return {result: counted.get(result, 0) for result in RESULTS}
+
+    def as_json(self):
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data):
+        return cls(
+            outcomes=[Outcome(**outcome) for outcome in data["outcomes"]],
+            missing_pictures=[tuple(pair) for pair in data["missing_pictures"]],
+            dry_run=data["dry_run"],
+            seconds=data["seconds"],
+        )
 
     def lines(self):
         """The closing table, then every post with a reason or a note."""
