@@ -108,6 +108,8 @@ def test_only_publishers_follow_an_import(client, blog):
     assert client.get(f"{URL}{run.pk}/progress/").status_code == 302  # to the dashboard
 
 
+# The tests' SQLite database lives in memory, where a second thread's writes lock whole tables.
+@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_import_runs_after_the_request_that_confirmed_it(publisher_client, settings):
     settings.IMPORT_IN_BACKGROUND = True
