@@ -6,8 +6,10 @@ class BlogConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        # Scheduling and page-cache signal handlers (and the cache's serve hook) register on import.
+        # Scheduling, page-cache and imported-redirect signal handlers (and the cache's serve hook)
+        # register on import.
         from . import cache, signals  # noqa: F401
+        from .importing import redirects  # noqa: F401
         from .renditions import prepare_after_pass
         from .scheduling import pass_finished
 

@@ -20,7 +20,7 @@ from .admin_views import (
 from .content_checks import use_blog_content_checks
 from .editorial_admin import PostsAdmin
 from .featuring import FEATURE, UNFEATURE
-from .importing.admin_views import ImportPostsView
+from .importing.admin_views import ImportPostsView, ImportRunProgressView, ImportRunView
 from .models import BlogPage
 
 modeladmin_register(PostsAdmin)
@@ -41,6 +41,12 @@ def register_editor_toolkit_urls():
             name="blog_feature_post",
         ),
         path("blog/import/", ImportPostsView.as_view(), name="blog_import_posts"),
+        path("blog/import/<int:run_id>/", ImportRunView.as_view(), name="blog_import_run"),
+        path(
+            "blog/import/<int:run_id>/progress/",
+            ImportRunProgressView.as_view(),
+            name="blog_import_run_progress",
+        ),
         path(
             "blog/posts/<int:page_id>/reschedule/",
             reschedule_post,

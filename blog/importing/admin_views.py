@@ -1,4 +1,5 @@
-"""The admin's import screen, for Publishers: upload an export, read what it would do, confirm.
+"""The admin's import screen, for Publishers: upload an export, read what it would do, confirm,
+then follow the import on its own page while it runs in the background (background.py).
 
 The upload waits in the server's temporary folder (never in the media storage, which may be
 public: an export holds drafts and private posts) under a random name that only the uploader's
@@ -12,13 +13,16 @@ from pathlib import Path
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.shortcuts import redirect
-from django.views.generic import TemplateView
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.views.generic import TemplateView, View
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 
 from blog.models import BlogIndexPage
 
-from .importer import Importer
+from .background import has_stopped, start_import
+from .importer import Importer, Report
+from .models import ImportRun
 from .safety import ExportError
 from .sources import opened
 
@@ -55,16 +59,18 @@ class ExportUploadForm(forms.Form):
         return upload
 
 
-class ImportPostsView(WagtailAdminTemplateMixin, TemplateView):
-    template_name = "blog/admin/import_posts.html"
-    header_icon = "download"
-    page_title = "Import posts"
-
+class PublishersOnly:
     def dispatch(self, request, *args, **kwargs):
         self.blog = blog_the_user_publishes(request.user)
         if self.blog is None:
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)
+
+
+class ImportPostsView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
+    template_name = "blog/admin/import_posts.html"
+    header_icon = "download"
+    page_title = "Import posts"
 
     def get_context_data(self, form=None, report=None, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -94,22 +100,17 @@ class ImportPostsView(WagtailAdminTemplateMixin, TemplateView):
         return self.render_to_response(self.get_context_data(report=report))
 
     def confirm(self, request):
-        waiting = request.session.get(SESSION_KEY)
-        path = upload_folder() / waiting["file"] if waiting else None
+        waiting = request.session.pop(SESSION_KEY, None)
+        path = upload_folder() / Path(waiting["file"]).name if waiting else None
         if path is None or not path.is_file():
             messages.error(request, "That upload is gone; upload the export again.")
             return redirect("blog_import_posts")
-        report = self.run(path, dry_run=False)
-        self.forget_upload(request)
-        if report is None:
-            return redirect("blog_import_posts")
-        counts = report.counts()
-        messages.success(
-            request,
-            f"Imported: {counts['created']} new posts, {counts['updated']} updated. Readers "
-            "see the published ones now; drafts wait in Posts.",
+        # The run removes the upload when it ends.
+        run = ImportRun.objects.create(
+            blog=self.blog, user=request.user, export_name=waiting["name"][:255]
         )
-        return self.render_to_response(self.get_context_data(report=report) | {"done": True})
+        start_import(run, path, self.blog)
+        return redirect("blog_import_run", run.pk)
 
     def run(self, path, dry_run):
         try:
@@ -125,3 +126,32 @@ class ImportPostsView(WagtailAdminTemplateMixin, TemplateView):
         waiting = request.session.pop(SESSION_KEY, None)
         if waiting:
             (upload_folder() / Path(waiting["file"]).name).unlink(missing_ok=True)
+
+
+class ImportRunView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
+    """One import's progress (“120 of 300 posts”), then what it did."""
+
+    template_name = "blog/admin/import_run.html"
+    header_icon = "download"
+    page_title = "Import posts"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        run = get_object_or_404(ImportRun, pk=self.kwargs["run_id"], blog=self.blog)
+        report = Report.from_json(run.report) if run.report else None
+        context.update(run=run, stopped=has_stopped(run), report=report, blog=self.blog)
+        return context
+
+
+class ImportRunProgressView(PublishersOnly, View):
+    """What the run's page asks every few seconds while the import runs."""
+
+    def get(self, request, run_id):
+        run = get_object_or_404(ImportRun, pk=run_id, blog=self.blog)
+        return JsonResponse(
+            {
+                "status": "stopped" if has_stopped(run) else run.status,
+                "done": run.done,
+                "total": run.total,
+            }
+        )

@@ -7,6 +7,7 @@ from bs4 import BeautifulSoup
 from django.utils.html import escape
 from django.utils.text import slugify
 
+from .ghost_cards import lexical_html, mobiledoc_html
 from .records import DRAFT, LIVE, SCHEDULED, Export, Person, Picture, PostRecord, TopicRef
 from .safety import ExportError, check_size
 
@@ -100,6 +101,7 @@ def post_record(post, tags, users, post_tags, post_authors, metas):
             caption=strip_markup(meta.get("feature_image_caption") or ""),
         )
     slug = slugify(post.get("slug") or post["title"])
+    notes = []
     return PostRecord(
         source_id=post["id"],
         title=post["title"],
@@ -110,48 +112,23 @@ def post_record(post, tags, users, post_tags, post_authors, metas):
         topics=[tags[i] for i in post_tags.get(post["id"], []) if i in tags],
         summary=post.get("custom_excerpt") or "",
         hero=hero,
-        body_html=body_html(post),
+        body_html=body_html(post, notes),
         old_addresses=[f"/{post['slug']}/"] if post.get("slug") else [],
         featured=bool(post.get("featured")),
+        notes=notes,
     )
 
 
-def body_html(post):
-    """The rendered html; older exports without it hold mobiledoc or lexical, whose text is
-    kept paragraph by paragraph."""
+def body_html(post, notes):
+    """The rendered html; exports without it hold lexical or mobiledoc, written out as the
+    HTML Ghost would render from them (ghost_cards.py)."""
     if post.get("html"):
         return post["html"].replace(GHOST_URL, "")
-    for field in ("lexical", "mobiledoc"):
-        if post.get(field):
-            return "".join(f"<p>{text}</p>" for text in texts(json.loads(post[field])))
-    return post.get("plaintext") or ""
-
-
-def texts(document):
-    """Paragraph texts of a lexical or mobiledoc document."""
-    found = []
-
-    def walk(node):
-        if isinstance(node, dict):
-            if node.get("type") in {"paragraph", "heading", "quote", "listitem"}:
-                words = "".join(child.get("text", "") for child in node.get("children", []))
-                if words:
-                    found.append(escape(words))
-                return
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            # A mobiledoc markup section: [1, "p", [[0, [], 0, "text"], …]]
-            if len(node) == 3 and node[0] == 1 and isinstance(node[2], list):
-                words = "".join(m[3] for m in node[2] if isinstance(m, list) and len(m) > 3)
-                if words:
-                    found.append(escape(words))
-                return
-            for value in node:
-                walk(value)
-
-    walk(document)
-    return found
+    if post.get("lexical"):
+        return lexical_html(json.loads(post["lexical"]), notes).replace(GHOST_URL, "")
+    if post.get("mobiledoc"):
+        return mobiledoc_html(json.loads(post["mobiledoc"]), notes).replace(GHOST_URL, "")
+    return escape(post.get("plaintext") or "")
 
 
 def strip_markup(html):

@@ -11,6 +11,7 @@ a paragraph.
 import json
 import re
 from dataclasses import dataclass, field
+from html import unescape
 from urllib.parse import urlparse
 
 from bs4 import BeautifulSoup, Comment, NavigableString, Tag
@@ -80,10 +81,13 @@ LANGUAGE_ALIASES = {
 }
 LANGUAGES = {code for code, _label in CODE_LANGUAGES}
 HEADING_MAX, CAPTION_MAX, ATTRIBUTION_MAX, TABLE_CAPTION_MAX = 200, 300, 200, 200
+CODE_CAPTION_MAX = 200
 TABLE_FEATURES = ["bold", "italic", "link", "code"]
 SHORTCODE_CAPTION = re.compile(r"\[caption[^\]]*\](.*?)\[/caption\]", re.S)
 SHORTCODE_EMBED = re.compile(r"\[embed[^\]]*\](.*?)\[/embed\]", re.S)
 BLANK_LINE = re.compile(r"\n\s*\n")
+# A link as Wagtail's converter stores an outside address: the address is its only attribute.
+STORED_LINK = re.compile(r'<a href="([^"]*)">')
 
 _paragraphs = ContentstateConverter(RICH_TEXT_FEATURES)
 _cells = ContentstateConverter(TABLE_FEATURES)
@@ -169,10 +173,6 @@ class BodyConverter:
             if href and not safe_href(href):
                 self.note(f"Removed a link to “{href[:60]}”; its words are kept.")
                 del link.attrs["href"]
-            elif href:
-                page_id = self.link_for(href)
-                if page_id:
-                    link.attrs = {"linktype": "page", "id": str(page_id)}
 
     def walk(self, parent):
         for node in list(parent.children):
@@ -256,9 +256,19 @@ class BodyConverter:
                 self.rich(f"<p>{chunk.strip().replace(chr(10), '<br/>')}</p>")
 
     def rich(self, html):
-        stored = rich_text(html)
+        stored = self.link_pages(rich_text(html))
         if stored:
             self.add("paragraph", stored)
+
+    def link_pages(self, stored):
+        """Links to the old blog's posts lead to their new pages. Done on the converted text:
+        a page link given to Wagtail's converter would be looked up in the database again."""
+
+        def to_page(match):
+            page_id = self.link_for(unescape(match.group(1)))
+            return f'<a linktype="page" id="{page_id}">' if page_id else match.group(0)
+
+        return STORED_LINK.sub(to_page, stored)
 
     def paragraph(self, node):
         pictures = self.pull_images(node)
@@ -279,7 +289,7 @@ class BodyConverter:
         anchor = slugify(node.get("id") or "")[:80]
         self.add("heading", {"text": text, "anchor": anchor})
 
-    def code(self, node):
+    def code(self, node, caption=""):
         inner = node.find("code")
         language, named = code_language(node, inner, hint=self.language_hint)
         self.language_hint = ""
@@ -287,7 +297,11 @@ class BodyConverter:
             if named:
                 self.note(f"Code in “{named}” is shown as plain text (no colouring for it).")
             language = "text"
-        self.add("code", {"language": language, "code": node.get_text(), "caption": ""})
+        if len(caption) > CODE_CAPTION_MAX:
+            self.note(f"A code caption over {CODE_CAPTION_MAX} characters follows as a paragraph.")
+            self.rich(f"<p>{escape(caption)}</p>")
+            caption = ""
+        self.add("code", {"language": language, "code": node.get_text(), "caption": caption})
 
     def quote(self, node, caption=""):
         cite = node.find(["cite", "footer"])
@@ -314,6 +328,8 @@ class BodyConverter:
             self.table(node.find("table"), caption)
         elif node.find("blockquote") is not None:
             self.quote(node.find("blockquote"), caption)
+        elif node.find("pre") is not None and node.find("img") is None:
+            self.code(node.find("pre"), caption)
         elif node.find("img") is not None:
             images = node.find_all("img")
             for picture in images[:-1]:
@@ -393,7 +409,11 @@ class BodyConverter:
                 "table": {
                     "columns": [{"type": "rich_text", "heading": text_of(cell)} for cell in header],
                     "rows": [
-                        {"values": [rich_text(f"<p>{cell}</p>", _cells) for cell in row]}
+                        {
+                            "values": [
+                                self.link_pages(rich_text(f"<p>{cell}</p>", _cells)) for cell in row
+                            ]
+                        }
                         for row in body
                     ],
                     "caption": "",

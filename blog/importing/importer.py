@@ -11,7 +11,7 @@ the end.
 import time
 from collections import Counter
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from urllib.parse import urlparse
 
 from django.core.exceptions import ValidationError
@@ -19,6 +19,7 @@ from django.db import DatabaseError, transaction
 from django.db.models.signals import post_save
 from django.utils import timezone
 from django.utils.text import Truncator, slugify
+from modelcluster.models import get_all_child_relations
 from modelsearch.signal_handlers import post_save_signal_handler
 from wagtail.contrib.redirects.models import Redirect
 from wagtail.models import Page, PageViewRestriction, ReferenceIndex
@@ -71,6 +72,18 @@ class Report:
         counted = Counter(outcome.result for outcome in self.outcomes)
         return {result: counted.get(result, 0) for result in RESULTS}
 
+    def as_json(self):
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data):
+        return cls(
+            outcomes=[Outcome(**outcome) for outcome in data["outcomes"]],
+            missing_pictures=[tuple(pair) for pair in data["missing_pictures"]],
+            dry_run=data["dry_run"],
+            seconds=data["seconds"],
+        )
+
     def lines(self):
         """The closing table, then every post with a reason or a note."""
         counts = self.counts()
@@ -114,6 +127,8 @@ class Importer:
         self.progress = progress or (lambda done, total, outcome: None)
         self.site = blog.get_site()
         self.authors, self.topics = {}, {}
+        self.items = {}  # key → ImportedItem, read once for the run
+        self.slugs_taken = set()
 
     def run(self, export):
         started = time.perf_counter()
@@ -121,6 +136,11 @@ class Importer:
         self.export = export
         self.pictures = PictureLibrary(export.source, self.media, self.dry_run)
         self.addresses = self.old_address_book(export)
+        self.items = {
+            item.key: item
+            for item in ImportedItem.objects.filter(source=export.source, key__startswith="post:")
+        }
+        self.slugs_taken = set(Page.objects.child_of(self.blog).values_list("slug", flat=True))
         posts = sorted(export.posts, key=lambda r: (r.published_at is None, r.published_at or 0))
         written = []
         # Wagtail would update its reference index (what uses which image, snippet or page) on
@@ -136,8 +156,7 @@ class Importer:
                 self.topic_redirects(export)
         report.outcomes += [Outcome(what, SKIPPED, why) for what, why in export.skipped]
         if written and not self.dry_run:
-            for post in BlogPage.objects.filter(pk__in=written).iterator():
-                ReferenceIndex.create_or_update_for_object(post)
+            self.index_references(written)
             index_posts(written)
         report.seconds = time.perf_counter() - started
         return report
@@ -160,15 +179,13 @@ class Importer:
         source_id = self.addresses.get(Redirect.normalise_path(href))
         if source_id is None or self.dry_run:
             return None
-        item = ImportedItem.objects.filter(
-            source=self.export.source, key=f"post:{source_id}", page__isnull=False
-        ).first()
+        item = self.items.get(f"post:{source_id}")
         return item.page_id if item else None
 
     def import_one(self, record, report):
         outcome = Outcome(record.label, CREATED)
         key = f"post:{record.source_id}"
-        item = ImportedItem.objects.filter(source=self.export.source, key=key).first()
+        item = self.items.get(key)
         digest = record.content_hash()
         if item is not None:
             if item.content_hash == digest:
@@ -192,22 +209,18 @@ class Importer:
             if self.dry_run:
                 return outcome
             with transaction.atomic():
-                post = self.write(record, item, fields, outcome)
-                ImportedItem.objects.update_or_create(
-                    source=self.export.source,
-                    key=key,
-                    defaults={
-                        "page": post,
-                        "revision_id": post.latest_revision_id,
-                        "content_hash": digest,
-                    },
-                )
+                post, remembered = self.write(record, item, fields, outcome, key, digest)
         except (ValidationError, DatabaseError, ValueError, KeyError, TypeError) as error:
             # What was remembered from the rolled-back transaction is gone with it: the blog's
             # count of children, and authors or topics first made for this post.
             self.blog.refresh_from_db()
             self.authors, self.topics = {}, {}
+            if item is not None:
+                item.refresh_from_db()
             return Outcome(record.label, FAILED, describe(error), outcome.notes)
+        # Only once the post's transaction has committed: what a failed one made is gone.
+        self.items[key] = remembered
+        self.slugs_taken.add(post.slug)
         outcome.page_id = post.pk
         return outcome
 
@@ -222,7 +235,7 @@ class Importer:
             return image_id
 
         body = html_to_blocks(record.body_html, resolve_picture=resolve, link_for=self.link_for)
-        notes += body.notes
+        notes += record.notes + body.notes
         status = record.status
         holds = []  # why a post the source published becomes a draft
         if status == PENDING:
@@ -274,7 +287,8 @@ class Importer:
 
     # Writing ----------------------------------------------------------------------------
 
-    def write(self, record, item, fields, outcome):
+    def write(self, record, item, fields, outcome, key, digest):
+        """The post, saved, published as its status says, and its ImportedItem."""
         status = fields["status"]
         if item is None:
             post = BlogPage(
@@ -289,8 +303,6 @@ class Importer:
         post.body = fields["body"]
         post.author_links = [BlogPageAuthor(author=self.author(p)) for p in record.authors]
         post.topic_links = [BlogPageTopic(topic=self.topic(t)) for t in record.topics]
-        if record.published_at and status in {LIVE, PRIVATE} and not post.first_published_at:
-            post.first_published_at = record.published_at
         post.go_live_at = record.published_at if status == SCHEDULED else None
         if item is None:
             self.blog.add_child(instance=post)
@@ -302,32 +314,39 @@ class Importer:
             PageViewRestriction.objects.get_or_create(
                 page=post, defaults={"restriction_type": PageViewRestriction.LOGIN}
             )
-        revision = post.save_revision(user=self.user, log_action=True, clean=publishing)
+        # Publishing now validates the post as it saves it (Wagtail's publish cleans), so it is
+        # cleaned once; a post scheduled for later is cleaned here, drafts may be incomplete.
+        revision = post.save_revision(user=self.user, log_action=True, clean=status == SCHEDULED)
+        # Recorded before the publish, whose signal turns the old addresses into redirects
+        # once the post is live (redirects.py): now, or at a scheduled post's go-live.
+        item = self.remember(item, key, post, digest, self.old_paths(record))
         if publishing:
             revision.publish(user=self.user)
-            if status != SCHEDULED and item is None and record.published_at:
-                BlogPage.objects.filter(pk=post.pk).update(
+            if status != SCHEDULED and record.published_at and not post.first_published_at:
+                # Dated as the old blog dated it, not by the time of the import.
+                Page.objects.filter(pk=post.pk).update(
                     first_published_at=record.published_at, last_published_at=record.published_at
                 )
-            post.refresh_from_db()
-            if status != SCHEDULED:
-                self.post_redirects(record, post)
         if record.featured and not post.featured:
+            post.refresh_from_db()
             set_featured(post, self.user, True)
-        return post
+        return post, item
+
+    def remember(self, item, key, post, digest, old_paths):
+        if item is None:
+            item = ImportedItem(source=self.export.source, key=key)
+        item.page, item.revision_id, item.content_hash = post, post.latest_revision_id, digest
+        item.old_paths_waiting = old_paths
+        item.save()
+        return item
+
+    def old_paths(self, record):
+        return list(dict.fromkeys(Redirect.normalise_path(a) for a in record.old_addresses))
 
     def free_slug(self, record, outcome):
         wanted = (record.slug or f"post-{slugify(record.source_id)}")[:240]
-        taken = (
-            set(
-                Page.objects.child_of(self.blog)
-                .filter(slug__startswith=wanted)
-                .values_list("slug", flat=True)
-            )
-            | RESERVED_POST_SLUGS
-        )
         slug, n = wanted, 1
-        while slug in taken:
+        while slug in self.slugs_taken or slug in RESERVED_POST_SLUGS:
             n += 1
             slug = f"{wanted}-{n}"
         if slug != wanted:
@@ -351,17 +370,12 @@ class Importer:
             self.topics[ref.slug] = found
         return self.topics[ref.slug]
 
-    def post_redirects(self, record, post):
-        new_path = Redirect.normalise_path(post.get_url_parts()[2])
-        for address in record.old_addresses:
-            old_path = Redirect.normalise_path(address)
-            if old_path in {new_path, "/"}:
-                continue
-            Redirect.objects.update_or_create(
-                site=self.site,
-                old_path=old_path,
-                defaults={"redirect_page": post, "redirect_link": "", "is_permanent": True},
-            )
+    def index_references(self, post_ids):
+        """What each post uses (pictures, authors, topics), read with its rows fetched in bulk."""
+        relations = [rel.get_accessor_name() for rel in get_all_child_relations(BlogPage)]
+        posts = BlogPage.objects.filter(pk__in=post_ids).prefetch_related(*relations)
+        for post in posts.iterator(chunk_size=200):
+            ReferenceIndex.create_or_update_for_object(post)
 
     def topic_redirects(self, export):
         """The old blog's category and tag archives → the topic's page on the new blog."""

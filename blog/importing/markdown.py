@@ -137,8 +137,13 @@ def parse_markdown_file(path, root):
         hero=Picture(ref=str(image), alt=str(meta.get("image_alt") or meta.get("alt") or ""))
         if image
         else None,
-        body_html=_renderer.render(body),
+        body_html=markdown_html(body),
         old_addresses=old,
         featured=meta.get("featured") is True,
         base_dir=str(path.parent),
     )
+
+
+def markdown_html(text):
+    """Markdown as HTML, raw HTML kept: html_to_blocks sanitises whatever the body holds."""
+    return _renderer.render(text)

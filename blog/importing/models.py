@@ -1,5 +1,6 @@
 """What an import made, keyed by the source's own ids, so a second run finds it again."""
 
+from django.conf import settings
 from django.db import models
 
 
@@ -23,6 +24,13 @@ class ImportedItem(models.Model):
         related_name="+",
     )
     content_hash = models.CharField(max_length=64, blank=True)
+    # Redirects are made when the post goes live, never before: a redirect to a scheduled post
+    # or a draft would tell readers its address (blog/importing/redirects.py).
+    old_paths_waiting = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The post's old addresses, redirected to it once it is published.",
+    )
     imported_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -33,3 +41,30 @@ class ImportedItem(models.Model):
 
     def __str__(self):
         return f"{self.source} {self.key}"
+
+
+class ImportRun(models.Model):
+    """An import a Publisher confirmed in the admin, which runs after the request that started
+    it (blog/importing/background.py); its page follows `done` of `total` until it ends."""
+
+    RUNNING, DONE, FAILED = "running", "done", "failed"
+
+    blog = models.ForeignKey("wagtailcore.Page", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    export_name = models.CharField(max_length=255, help_text="The file the Publisher uploaded.")
+    status = models.CharField(max_length=20, default=RUNNING)
+    total = models.PositiveIntegerField(null=True, blank=True)
+    done = models.PositiveIntegerField(default=0)
+    report = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    # Moves with every post: a running import whose clock stopped was stopped with its server.
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        app_label = "blog"
+
+    def __str__(self):
+        return f"{self.export_name} ({self.status})"

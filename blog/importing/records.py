@@ -49,6 +49,8 @@ class PostRecord:
     line: int | None = None  # where the item starts in the export, for messages
     # Pictures in the body are resolved relative to this folder (Markdown files).
     base_dir: str | None = None
+    # What the parser could not keep, for the report (a Ghost card with no words …).
+    notes: list[str] = field(default_factory=list)
 
     @property
     def label(self):

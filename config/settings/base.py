@@ -266,6 +266,9 @@ SESSION_ENGINE = (
 )
 
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+# An import confirmed in the admin runs in a thread of the app server that took the upload, and
+# its page follows it (blog/importing/background.py); False runs it inside the request.
+IMPORT_IN_BACKGROUND = True
 
 # Wagtail
 WAGTAIL_SITE_NAME = os.environ.get("WAGTAIL_SITE_NAME", "cedana blog")

@@ -14,6 +14,9 @@ STORAGES = {
 WAGTAILADMIN_BASE_URL = "http://testserver"
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+# Inside the request, in the test's transaction (tests/blog/importing/test_admin_import.py runs
+# one in the background).
+IMPORT_IN_BACKGROUND = False
 LOGGING = {**LOGGING, "root": {"handlers": ["console"], "level": "WARNING"}}  # noqa: F405
 # The page cache keys on a generation bumped after commit, which a test transaction never
 # reaches; tests of the cache turn it on themselves (tests/blog/test_cache.py). So does the

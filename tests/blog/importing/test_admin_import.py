@@ -1,10 +1,16 @@
-"""A Publisher imports an export from the admin: upload, read the dry run, confirm."""
+"""A Publisher imports an export from the admin: upload, read the dry run, confirm, follow the
+import while it runs."""
+
+import time
+from datetime import timedelta
 
 import pytest
 from bs4 import BeautifulSoup
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 
 from blog.importing.admin_views import upload_folder
+from blog.importing.models import ImportRun
 from blog.models import BlogPage
 from blog.roles import EDITORS, PUBLISHERS
 from tests.blog.scheduling import make_user
@@ -65,3 +71,55 @@ def test_the_menu_shows_import_to_publishers_only(client, blog):
     assert client.get(URL)["Location"] == "/admin/"
     assert client.post(URL, {"export": upload()})["Location"] == "/admin/"
     assert not BlogPage.objects.exists()
+
+
+def test_the_run_page_follows_the_import_then_shows_what_it_did(publisher_client):
+    publisher_client.post(URL, {"export": upload()})
+    confirmed = publisher_client.post(URL, {"confirm": "1"})
+    run = ImportRun.objects.get()
+    assert confirmed["Location"] == f"{URL}{run.pk}/"
+    progress = publisher_client.get(f"{URL}{run.pk}/progress/").json()
+    assert progress == {"status": "done", "done": 7, "total": 7}
+    text = page_text(publisher_client.get(f"{URL}{run.pk}/"))
+    assert "What the import did" in text
+    assert "Created 7" in text
+
+
+def test_a_running_import_shows_how_far_it_got(publisher_client, blog):
+    run = ImportRun.objects.create(blog=blog, export_name="old.xml", done=120, total=300)
+    page = publisher_client.get(f"{URL}{run.pk}/")
+    assert "120 of 300 posts imported." in page_text(page)
+    assert f'data-import-progress="{URL}{run.pk}/progress/"' in page.content.decode()
+    assert publisher_client.get(f"{URL}{run.pk}/progress/").json()["status"] == "running"
+
+
+def test_an_import_whose_server_stopped_says_how_to_finish_it(publisher_client, blog):
+    run = ImportRun.objects.create(blog=blog, export_name="old.xml", done=120, total=300)
+    ImportRun.objects.filter(pk=run.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
+    text = page_text(publisher_client.get(f"{URL}{run.pk}/"))
+    assert "The import stopped after 120 of 300 posts" in text
+    assert "import the same export again to finish" in text
+    assert publisher_client.get(f"{URL}{run.pk}/progress/").json()["status"] == "stopped"
+
+
+def test_only_publishers_follow_an_import(client, blog):
+    run = ImportRun.objects.create(blog=blog, export_name="old.xml")
+    client.force_login(make_user("eddie", group=EDITORS))
+    assert client.get(f"{URL}{run.pk}/progress/").status_code == 302  # to the dashboard
+
+
+# The tests' SQLite database lives in memory, where a second thread's writes lock whole tables.
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_import_runs_after_the_request_that_confirmed_it(publisher_client, settings):
+    settings.IMPORT_IN_BACKGROUND = True
+    publisher_client.post(URL, {"export": upload()})
+    publisher_client.post(URL, {"confirm": "1"})
+    run = ImportRun.objects.get()
+    deadline = time.monotonic() + 60
+    while (progress := publisher_client.get(f"{URL}{run.pk}/progress/").json())[
+        "status"
+    ] == "running" and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert progress == {"status": "done", "done": 7, "total": 7}
+    assert BlogPage.objects.filter(slug="hello-world").exists()

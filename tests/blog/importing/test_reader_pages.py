@@ -1,8 +1,12 @@
 """What readers see after an import: only public posts, and old addresses that still work."""
 
+from datetime import UTC, datetime
+
 import pytest
+import time_machine
 
 from blog.models import BlogPage
+from blog.scheduling import run_pass
 
 from .conftest import FIXTURES
 
@@ -66,3 +70,31 @@ def test_imported_posts_are_found_by_search_and_in_the_feed(client, imported):
     assert "Hello, world &amp; friends" in found.content.decode()
     feed = client.get("/blog/feed/").content.decode()
     assert "Hello, world" in feed and "Draft thoughts" not in feed
+
+
+def test_a_scheduled_posts_old_addresses_lead_to_it_only_once_it_is_live(client, imported):
+    """Before the go-live its old addresses answer as any unknown address does; after the
+    scheduler publishes it, they answer 301 to the post."""
+    assert client.get("/2099/03/coming-soon/").status_code == 404
+    home = client.get("/?p=12")
+    assert home.status_code == 200
+    assert "coming-soon" not in home.content.decode()
+    with time_machine.travel(datetime(2099, 3, 1, 9, 1, tzinfo=UTC), tick=False):
+        assert run_pass(interval=30).published == 1
+    for old in ("/2099/03/coming-soon/", "/?p=12"):
+        response = client.get(old)
+        assert response.status_code == 301, old
+        assert response["Location"] == "/blog/coming-soon/"
+    assert client.get("/blog/coming-soon/").status_code == 200
+
+
+def test_an_imported_draft_gets_its_old_addresses_when_an_editor_publishes_it(client, imported):
+    # Published in the old blog, imported as a draft because its hero picture was missing.
+    assert client.get("/2020/05/lost-picture/").status_code == 404
+    post = BlogPage.objects.get(slug="lost-picture")
+    post.hero_image = BlogPage.objects.get(slug="hello-world").hero_image
+    post.hero_alt = "A rack of servers"
+    post.save_revision().publish()
+    response = client.get("/2020/05/lost-picture/")
+    assert response.status_code == 301
+    assert response["Location"] == "/blog/lost-picture/"

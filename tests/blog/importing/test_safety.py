@@ -4,6 +4,7 @@ import zipfile
 
 import pytest
 from django.core.management import CommandError
+from wagtail.contrib.redirects.models import Redirect
 
 from blog.importing import importer
 from blog.models import BlogPage
@@ -51,22 +52,24 @@ def test_a_summary_over_the_limit_is_reported_not_cut(run_import, media, tmp_pat
 
 
 def test_a_failing_post_leaves_nothing_behind_and_is_named(run_import, media, monkeypatch):
-    real = importer.Importer.post_redirects
+    real = importer.set_featured
 
-    def failing(self, record, post):
-        if record.source_id == "10":
-            raise ValueError("the redirect could not be saved")
-        return real(self, record, post)
+    def failing(post, user, featured):
+        # The post's last step: it was saved, published and its old addresses redirected.
+        if post.slug == "hello-world":
+            raise ValueError("the featured post could not be saved")
+        return real(post, user, featured)
 
-    monkeypatch.setattr(importer.Importer, "post_redirects", failing)
+    monkeypatch.setattr(importer, "set_featured", failing)
     report = run_import(WXR, "--media", str(media))
     assert (
-        "failed: “Hello, world & friends” [10] (line 20) — the redirect could not be saved"
+        "failed: “Hello, world & friends” [10] (line 20) — the featured post could not be saved"
         in report
     )
     assert not BlogPage.objects.filter(slug="hello-world").exists()
+    assert not Redirect.objects.filter(old_path="/2020/01/hello-world").exists()
     assert BlogPage.objects.filter(slug="team-only").exists()
-    monkeypatch.setattr(importer.Importer, "post_redirects", real)
+    monkeypatch.setattr(importer, "set_featured", real)
     second = run_import(WXR, "--media", str(media))
     assert "  created         1" in second
     assert BlogPage.objects.get(slug="hello-world").live

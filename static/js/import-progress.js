@@ -1,0 +1,27 @@
+// The import run's page: "N of M posts imported" follows the import, and the page reloads to
+// show what it did once it ends (blog/importing/admin_views.py, ImportRunProgressView).
+(() => {
+  const box = document.querySelector("[data-import-progress]");
+  if (!box) return;
+  const bar = box.querySelector("progress");
+  const text = box.querySelector("[data-import-progress-text]");
+  const ask = async () => {
+    try {
+      const response = await fetch(box.dataset.importProgress, { credentials: "same-origin" });
+      if (response.ok) {
+        const run = await response.json();
+        if (run.status !== "running") {
+          window.location.reload();
+          return;
+        }
+        bar.max = run.total || 1;
+        bar.value = run.done;
+        text.textContent = `${run.done} of ${run.total ?? "…"} posts imported.`;
+      }
+    } catch {
+      // A missed answer (a restart, the network): the next one tells.
+    }
+    window.setTimeout(ask, 2000);
+  };
+  window.setTimeout(ask, 2000);
+})();
