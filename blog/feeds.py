@@ -13,6 +13,7 @@ from django.utils.html import escape
 
 from .fragments import PostFragment, render_fragments
 from .generation import first_since_change
+from .models import BlogPage, BlogPageAuthor, BlogPageTopic, Topic
 from .seo import SHARE_IMAGE_SPEC, absolute_url, brand_name, site_root_url
 
 DUBLIN_CORE = "http://purl.org/dc/elements/1.1/"
@@ -71,8 +72,6 @@ class BlogFeed(Feed):
         self.topic = None
 
     def __call__(self, request, *args, **kwargs):
-        from .models import BlogPage, Topic
-
         self.request = request
         # Everything a feed says of a post (title, link, dates, bylines, topics, the share
         # picture's size, a round trip each on S3, and the full text) is built once per post
@@ -100,8 +99,6 @@ class BlogFeed(Feed):
         """The newest posts: whole posts for the first feed after a change (their topic comes
         with their labels, attach_labels), then only their ids, from the listing's SQL
         compiled once per process (blog/compiled.py)."""
-        from .models import BlogPageTopic, Topic
-
         if first_since_change(f"fed:{self.blog.pk}"):
             posts = self.blog.posts()
             if self.topic_slug is not None:
@@ -119,8 +116,6 @@ class BlogFeed(Feed):
     def attach_labels(self, posts):
         """Each post's author and topic names as post.feed_labels, in sort order, in one query;
         the feed's own topic comes in the same round trip (a row with no post)."""
-        from .models import BlogPageAuthor, BlogPageTopic, Topic
-
         listed = [post.pk for post in posts]
         columns = ("post", "kind", "position", "label", "slug", "text")
         bylines = BlogPageAuthor.objects.filter(page__in=listed).annotate(

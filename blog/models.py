@@ -1,7 +1,6 @@
 import re
 
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.core.validators import MaxLengthValidator, MaxValueValidator, MinValueValidator
 from django.db import models, router
 from django.db.models import (
@@ -35,19 +34,16 @@ from wagtail.models import Orderable, Page, PageManager
 from wagtail.query import PageQuerySet
 from wagtail.search import index
 
-from . import chrome, visibility
+from . import visibility
 from .blocks import BodyBlock
 from .compiled import REQUEST_TIME, PagedIds, listing_shapes
-from .feeds import BlogAtom, BlogFeed
 from .forms import BlogPageForm, CharacterLimitModelForm
-from .fragments import ARTICLE, CARD, FEATURED_CARD, LISTED_POST, POST_META, render_fragments
-from .generation import first_since_change, remember
+from .generation import remember
 from .importing.models import ImportedItem  # noqa: F401  (registers the model with the blog app)
 from .panels import AtLeastOneChosenPanel, schedule_panels
 from .previews import BlogPagePreviewMixin
 from .reading import reading_minutes
 from .revisions import repeated_revision
-from .seo import post_meta
 from .share_links import DraftShareLink  # noqa: F401  (registers the model with the blog app)
 
 SUMMARY_MAX_LENGTH = 300
@@ -337,53 +333,10 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         return topics
 
     def listing_context(self, request, topic=None):
-        featured = self.featured() if topic is None else None
-        topics = self.topic_counts()
-        total_posts = topics[0].total_posts if topics else self.posts().count()
-        # Right after a change no card is cached: the first listing fetches whole posts. Later
-        # ones fetch only ids; the cards come from the cache, and a post is fetched (by id)
-        # only for a card not in it.
-        if first_since_change(f"listed:{self.pk}"):
-            listed = self.listed(topic, featured).card_fields()
-        else:
-            listed = self.listed_ids(topic, featured)
-        paginator = Paginator(listed, self.posts_per_page)
-        # The counts are known already: no second COUNT over the same rows.
-        if topic is None:
-            paginator.count = total_posts - (1 if featured else 0)
-        else:
-            paginator.count = next((t.post_count for t in topics if t.pk == topic.pk), 0)
-        page = paginator.get_page(request.GET.get("page"))
-        page.object_list = list(page.object_list)
-        featured = featured if page.number == 1 else None
-        listed = [featured, *page.object_list] if featured else page.object_list
-        # Each post's card and its entry in the structured data; what is not in the cache is
-        # built after one query for those posts, one for their bylines, one for topics and one
-        # for pictures.
-        cards = [(post, FEATURED_CARD if post is featured else CARD) for post in listed]
-        entries = [(post, LISTED_POST) for post in listed]
-        built = render_fragments(
-            request, cards + entries, prefetch_cards, load=BlogPage.objects.card_fields().in_bulk
-        )
-        cards, entries = built[: len(listed)], built[len(listed) :]
-        listing_total = total_posts if topic is None else page.paginator.count
-        # The header links to this blog; it need not look the blog up again.
-        request._blog_index_for_header = self
-        return {
-            "posts": page,
-            "featured": featured,
-            "featured_card": cards[0] if featured else None,
-            "cards": cards[1:] if featured else cards,
-            "active_topic": topic,
-            "total_posts": total_posts,
-            "listing_total": listing_total,
-            "shown_count": len(page.object_list),
-            "pagination": chrome.pagination(page.number, page.paginator.num_pages),
-            "topic_filter": chrome.topic_filter(request, self, topics, topic, total_posts),
-            "head_meta": chrome.listing_head(
-                request, self, topic=topic, page=page, listed=listed, entries=entries
-            ),
-        }
+        # The view layer, imported only when a page is served (blog/serving.py).
+        from .serving import listing_context
+
+        return listing_context(self, request, topic)
 
     @path("")
     def all_posts(self, request):
@@ -401,19 +354,25 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
 
     @path("feed/")
     def rss_feed(self, request):
-        return BlogFeed(self)(request)
+        return self.feed(request)
 
     @path("atom/")
     def atom_feed(self, request):
-        return BlogAtom(self)(request)
+        return self.feed(request, atom=True)
 
     @path("topic/<slug:slug>/feed/")
     def topic_rss_feed(self, request, slug):
-        return BlogFeed(self, topic_slug=slug)(request)
+        return self.feed(request, topic_slug=slug)
 
     @path("topic/<slug:slug>/atom/")
     def topic_atom_feed(self, request, slug):
-        return BlogAtom(self, topic_slug=slug)(request)
+        return self.feed(request, topic_slug=slug, atom=True)
+
+    def feed(self, request, topic_slug=None, atom=False):
+        # The view layer, imported only when a page is served (blog/serving.py).
+        from .serving import feed
+
+        return feed(self, request, topic_slug, atom)
 
     def get_sitemap_urls(self, request=None):
         """The blog, then each topic page that lists at least one post."""
@@ -726,31 +685,11 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         )
 
     def get_context(self, request, *args, **kwargs):
+        # The view layer, imported only when a page is served (blog/serving.py).
+        from .serving import post_context
+
         context = super().get_context(request, *args, **kwargs)
-        request._blog_index_for_header = self.blog_index
-        if getattr(request, "is_preview", False) or self.pk is None:
-            # The editor's unsaved bylines, topics and body, under the live post's id: built
-            # afresh, never shared. Only the related posts' cards are the live ones.
-            related = self.related_posts()
-            cards = render_fragments(request, [(post, CARD) for post in related], prefetch_cards)
-            meta, article = post_meta(self, request), None
-            # Wagtail's checks count the words and reading time of the preview's first
-            # `main, [role="main"]` (hard-coded in its core.js): there the body alone is the
-            # main region, so they count what the reader's "min read" counts. Readers keep
-            # <main> around the whole post, title included, where the skip link lands.
-            context["main_is_article_body"] = getattr(request, "is_preview", False)
-        else:
-            related = self.remembered_related_posts()
-            # What is not cached is built after one query each for the bylines, topics and
-            # pictures of this post and the related ones together.
-            meta, article, *cards = render_fragments(
-                request,
-                [(self, POST_META), (self, ARTICLE), *((post, CARD) for post in related)],
-                prefetch_cards,
-            )
-        context.update(meta=meta, article=article, related_posts=related, related_cards=cards)
-        # The related posts share this post's first topic, which the meta names already.
-        context["related_topic"] = meta.section
+        context.update(post_context(self, request))
         return context
 
 

@@ -330,12 +330,12 @@ def test_a_new_release_of_the_code_never_shows_what_the_last_one_rendered(
 ):
     """A deploy changes templates and code, not the content: nothing the old release stored in
     the shared cache may reach readers of the new one, even with the same content generation."""
-    from blog import generation, models
+    from blog import generation, serving
 
     with commit():
         publish_post(blog, "Post", authors=[author], topics=[topic])
     monkeypatch.setattr(generation, "code_release", lambda: "old-release")
-    monkeypatch.setattr(models, "CARD", PostFragment(models.CARD.name, lambda r, p: "old card"))
+    monkeypatch.setattr(serving, "CARD", PostFragment(serving.CARD.name, lambda r, p: "old card"))
     assert "old card" in client.get("/blog/?page=1").text
     monkeypatch.undo()
     page = client.get("/blog/?page=1").text

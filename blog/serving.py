@@ -1,0 +1,105 @@
+"""What the blog's pages answer readers: the listing's and the post's template context, and the
+feeds, built from fragments rendered once and shared (blog/fragments.py, blog/chrome.py).
+
+The view layer of the page models. Wagtail serves a page through its model, so BlogIndexPage's
+routes and BlogPage.get_context hand over to this module, importing it only when a page is
+served: loading the content model never loads the rendering and caching layers (the layers
+contract in pyproject.toml).
+"""
+
+from django.core.paginator import Paginator
+
+from . import chrome
+from .feeds import BlogAtom, BlogFeed
+from .fragments import ARTICLE, CARD, FEATURED_CARD, LISTED_POST, POST_META, render_fragments
+from .generation import first_since_change
+from .models import BlogPage, prefetch_cards
+from .seo import post_meta
+
+
+def listing_context(blog, request, topic=None):
+    """A page of the blog's listing, or of one topic's: the featured post, the cards, the topic
+    filter, the pagination and the head."""
+    featured = blog.featured() if topic is None else None
+    topics = blog.topic_counts()
+    total_posts = topics[0].total_posts if topics else blog.posts().count()
+    # Right after a change no card is cached: the first listing fetches whole posts. Later
+    # ones fetch only ids; the cards come from the cache, and a post is fetched (by id)
+    # only for a card not in it.
+    if first_since_change(f"listed:{blog.pk}"):
+        listed = blog.listed(topic, featured).card_fields()
+    else:
+        listed = blog.listed_ids(topic, featured)
+    paginator = Paginator(listed, blog.posts_per_page)
+    # The counts are known already: no second COUNT over the same rows.
+    if topic is None:
+        paginator.count = total_posts - (1 if featured else 0)
+    else:
+        paginator.count = next((t.post_count for t in topics if t.pk == topic.pk), 0)
+    page = paginator.get_page(request.GET.get("page"))
+    page.object_list = list(page.object_list)
+    featured = featured if page.number == 1 else None
+    listed = [featured, *page.object_list] if featured else page.object_list
+    # Each post's card and its entry in the structured data; what is not in the cache is
+    # built after one query for those posts, one for their bylines, one for topics and one
+    # for pictures.
+    cards = [(post, FEATURED_CARD if post is featured else CARD) for post in listed]
+    entries = [(post, LISTED_POST) for post in listed]
+    built = render_fragments(
+        request, cards + entries, prefetch_cards, load=BlogPage.objects.card_fields().in_bulk
+    )
+    cards, entries = built[: len(listed)], built[len(listed) :]
+    listing_total = total_posts if topic is None else page.paginator.count
+    # The header links to this blog; it need not look the blog up again.
+    request._blog_index_for_header = blog
+    return {
+        "posts": page,
+        "featured": featured,
+        "featured_card": cards[0] if featured else None,
+        "cards": cards[1:] if featured else cards,
+        "active_topic": topic,
+        "total_posts": total_posts,
+        "listing_total": listing_total,
+        "shown_count": len(page.object_list),
+        "pagination": chrome.pagination(page.number, page.paginator.num_pages),
+        "topic_filter": chrome.topic_filter(request, blog, topics, topic, total_posts),
+        "head_meta": chrome.listing_head(
+            request, blog, topic=topic, page=page, listed=listed, entries=entries
+        ),
+    }
+
+
+def post_context(post, request):
+    """A post's page: its head, its article and the cards of its related posts."""
+    context = {}
+    request._blog_index_for_header = post.blog_index
+    if getattr(request, "is_preview", False) or post.pk is None:
+        # The editor's unsaved bylines, topics and body, under the live post's id: built
+        # afresh, never shared. Only the related posts' cards are the live ones.
+        related = post.related_posts()
+        cards = render_fragments(request, [(other, CARD) for other in related], prefetch_cards)
+        meta, article = post_meta(post, request), None
+        # Wagtail's checks count the words and reading time of the preview's first
+        # `main, [role="main"]` (hard-coded in its core.js): there the body alone is the
+        # main region, so they count what the reader's "min read" counts. Readers keep
+        # <main> around the whole post, title included, where the skip link lands.
+        context["main_is_article_body"] = getattr(request, "is_preview", False)
+    else:
+        related = post.remembered_related_posts()
+        # What is not cached is built after one query each for the bylines, topics and
+        # pictures of this post and the related ones together.
+        meta, article, *cards = render_fragments(
+            request,
+            [(post, POST_META), (post, ARTICLE), *((other, CARD) for other in related)],
+            prefetch_cards,
+        )
+    context.update(meta=meta, article=article, related_posts=related, related_cards=cards)
+    # The related posts share this post's first topic, which the meta names already.
+    context["related_topic"] = meta.section
+    return context
+
+
+def feed(blog, request, topic_slug=None, atom=False):
+    """The blog's RSS or Atom feed, or one topic's."""
+    feed_type = BlogAtom if atom else BlogFeed
+    return feed_type(blog, topic_slug=topic_slug)(request)
