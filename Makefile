@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/cedana_blog
 PYTEST_ARGS ?=
 
-.PHONY: help install run serve test lint format lock bench clean bench-search audit serve-prod scheduler scale-proof lighthouse faults load
+.PHONY: help install run serve test lint format messages lock bench clean bench-search audit serve-prod scheduler scale-proof lighthouse faults load
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -69,6 +69,9 @@ lint: install ## ruff lint and format check
 format: install ## apply ruff fixes and formatting
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
+
+messages: install ## compile the admin's wording (locale/en/LC_MESSAGES/django.po) into its committed .mo
+	$(PY) manage.py compilemessages --locale en --ignore '$(VENV)' --ignore node_modules
 
 lock: ## re-resolve the dependencies from pyproject.toml into requirements.lock
 	rm -rf /tmp/lock-venv && $(PYTHON) -m venv /tmp/lock-venv
