@@ -4,7 +4,9 @@
 import pytest
 from playwright.sync_api import expect
 
-from .editing import open_new_post, sign_in
+from blog.roles import REVIEW_WORKFLOW
+
+from .editing import let_autosave_finish, open_action_menu, open_new_post, sign_in
 from .test_autosave import type_after_the_editor_settles
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
@@ -14,6 +16,16 @@ expect.set_options(timeout=30_000)
 def errors_of(page, selector):
     field = page.locator(selector).locator("xpath=ancestor::*[@data-field][1]")
     return field.locator("[data-field-errors]")
+
+
+def submit_without_a_summary(editor, server, blog):
+    """A new post with a title only, submitted for review: refused, as a post needs more."""
+    open_new_post(editor, server, blog)
+    type_after_the_editor_settles(editor, "#id_title", "Errors that tell the truth")
+    let_autosave_finish(editor)
+    open_action_menu(editor)
+    editor.locator("footer").get_by_role("button", name=f"Submit to {REVIEW_WORKFLOW}").click()
+    expect(errors_of(editor, "#id_summary")).to_have_text("This field is required.")
 
 
 def test_a_fixed_field_loses_its_error(staff, contexts):
@@ -27,3 +39,24 @@ def test_a_fixed_field_loses_its_error(staff, contexts):
     type_after_the_editor_settles(editor, "#id_title", "Errors that tell the truth")
     expect(errors_of(editor, "#id_title")).to_have_text("")
     expect(errors_of(editor, "#id_summary")).to_have_text("")  # never had one
+
+
+def test_the_error_counts_count_the_errors_shown(staff, contexts):
+    """Summary, hero image, topics and the empty body: four errors on the Content tab."""
+    server, blog = staff["server"], staff["blog"]
+    editor = sign_in(contexts(), server, staff["editor"])
+    submit_without_a_summary(editor, server, blog)
+
+    content_tab_count = editor.locator("#tab-label-content .w-tabs__errors")
+    shown = editor.locator("#tab-content :is(.error-message, .help-critical):visible")
+    minimap_count = editor.locator(".w-minimap-item__errors")
+    expect(shown).to_have_count(4)
+    expect(content_tab_count).to_contain_text("4 errors")
+    expect(editor.locator(".w-minimap-item", has_text="Body")).to_contain_text("1")
+    expect(minimap_count).to_have_text(["1", "1", "1", "1"])
+
+    editor.locator("#id_summary").press_sequentially("Why the counts were wrong", delay=20)
+    expect(shown).to_have_count(3)
+    expect(content_tab_count).to_contain_text("3 errors")
+    expect(minimap_count).to_have_count(3)
+    expect(editor.locator(".w-minimap-item", has_text="Summary")).not_to_contain_text("1")
