@@ -1,6 +1,8 @@
 """What the post editor says about errors stays true while the editor works
 (static/js/editor-feedback.js)."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -11,6 +13,21 @@ from .test_autosave import type_after_the_editor_settles
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 expect.set_options(timeout=30_000)
+
+# Watches every change to the page, from its first paint: a "✓ Saved" indicator beside a red
+# "could not be saved" banner is recorded, however briefly the two were shown together.
+RECORD_CONTRADICTIONS = """
+window.contradictions = [];
+const check = () => {
+  const indicator = document.getElementById("w-autosave-indicator");
+  const saved = indicator && indicator.getAttribute("data-w-autosave-state-value") === "saved";
+  const refused = [...document.querySelectorAll(".messages li.error")].some((banner) =>
+    banner.textContent.includes("could not be saved"));
+  if (saved && refused) window.contradictions.push(document.querySelector(".messages").innerText);
+};
+new MutationObserver(check).observe(document, {subtree: true, childList: true, attributes: true,
+  characterData: true});
+"""
 
 
 def errors_of(page, selector):
@@ -39,6 +56,30 @@ def test_a_fixed_field_loses_its_error(staff, contexts):
     type_after_the_editor_settles(editor, "#id_title", "Errors that tell the truth")
     expect(errors_of(editor, "#id_title")).to_have_text("")
     expect(errors_of(editor, "#id_summary")).to_have_text("")  # never had one
+
+
+def test_a_refused_submit_never_shows_saved_beside_could_not_be_saved(staff, contexts):
+    """After the refused submit Wagtail autosaves the form once, at once: the banner follows
+    what that autosave did, whichever way it went."""
+    server, blog = staff["server"], staff["blog"]
+    context = contexts()
+    context.add_init_script(RECORD_CONTRADICTIONS)
+    editor = sign_in(context, server, staff["editor"])
+    submit_without_a_summary(editor, server, blog)
+
+    indicator = editor.locator("#w-autosave-indicator")
+    expect(indicator).to_have_attribute(
+        "data-w-autosave-state-value", re.compile(r"^(saved|paused)$")
+    )
+    banner = editor.locator(".messages")
+    if indicator.get_attribute("data-w-autosave-state-value") == "saved":
+        expect(banner).to_contain_text(
+            "Your changes are saved as a draft. To publish, fix the fields marked below."
+        )
+        expect(banner).not_to_contain_text("could not be saved")
+    else:  # the autosave was refused too: the banner's "could not be saved" stays true
+        expect(banner).to_contain_text("could not be saved")
+    assert editor.evaluate("window.contradictions") == []
 
 
 def test_the_error_counts_count_the_errors_shown(staff, contexts):
