@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 # pytest-xdist workers; tests that share servers run on one worker (their xdist_group).
 TEST_WORKERS ?= 2
 
-.PHONY: help install run serve test lint format lock bench clean bench-search audit serve-prod scheduler scale-proof lighthouse faults load
+.PHONY: help install run serve test lint format messages lock bench clean bench-search audit serve-prod scheduler scale-proof lighthouse faults load
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -71,6 +71,9 @@ lint: install ## ruff lint and format check
 format: install ## apply ruff fixes and formatting
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
+
+messages: install ## compile the admin's wording (locale/en/LC_MESSAGES/django.po) into its committed .mo
+	$(PY) manage.py compilemessages --locale en --ignore '$(VENV)' --ignore node_modules
 
 lock: ## re-resolve the dependencies from pyproject.toml into requirements.lock
 	rm -rf /tmp/lock-venv && $(PYTHON) -m venv /tmp/lock-venv

@@ -1,12 +1,17 @@
 """Admin hooks for the editor's toolkit: the Posts overview, the calendar, share links,
 featuring and the blog's content checks. Loaded from wagtail_hooks.py."""
 
+from urllib.parse import urlsplit
+
+from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from wagtail import hooks
 from wagtail.admin.menu import MenuItem
 from wagtail.admin.ui.menus.pages import PageMenuItem
+from wagtail.admin.utils import get_valid_next_url_from_request
 from wagtail.permission_policies.pages import PagePermissionPolicy
 from wagtail_modeladmin.options import modeladmin_register
 
@@ -128,3 +133,41 @@ def register_blog_content_checks(request, items, page):
 @hooks.register("insert_editor_js")
 def editor_feedback_js():
     return format_html('<script src="{}"></script>', static("js/editor-feedback.js"))
+
+
+# wagtail-modeladmin's name for the Posts list (PostsAdmin).
+POSTS_LIST = "blog_blogpage_modeladmin_index"
+
+
+def screens_a_review_starts_from():
+    """The admin screens a Publisher opens a post in review from, and returns to afterwards."""
+    return {reverse("wagtailadmin_home"), reverse("blog_calendar"), reverse(POSTS_LIST)}
+
+
+@hooks.register("before_edit_page")
+def remember_where_the_editor_came_from(request, page):
+    """The dashboard's "Awaiting your review" and the calendar open a post's editor without
+    Wagtail's `next`, so approving it led to the page explorer. Opened from one of them, the
+    editor is opened again with `next` naming it: Wagtail returns there after Approve, Publish or
+    Submit, and keeps it across Save draft."""
+    if request.method != "GET" or "next" in request.GET or not isinstance(page, BlogPage):
+        return None
+    came_from = request.headers.get("referer", "")
+    if not url_has_allowed_host_and_scheme(came_from, {request.get_host()}):
+        return None
+    where = urlsplit(came_from)
+    if where.path not in screens_a_review_starts_from():
+        return None
+    back = f"{where.path}?{where.query}" if where.query else where.path
+    return redirect(f"{request.path}?{urlencode({'next': back})}")
+
+
+@hooks.register("after_edit_page")
+def after_a_review_step_return_to_the_posts(request, page):
+    """A review step (Approve, Request changes) taken without `next` ends on the Posts list,
+    where Wagtail's own end, the page explorer, lists the blog's pages by hundreds."""
+    if not isinstance(page, BlogPage) or not request.POST.get("action-workflow-action"):
+        return None
+    if get_valid_next_url_from_request(request) or not request.accepts("text/html"):
+        return None
+    return redirect(POSTS_LIST)

@@ -18,8 +18,10 @@ from django.db.models import (
     Value,
     When,
 )
+from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from wagtail.models import Page, Revision, WorkflowState
 from wagtail.permission_policies.pages import PagePermissionPolicy
 
@@ -153,7 +155,13 @@ def in_editor_zone(moment):
 
 
 PUBLISHED, GOES_LIVE, EXPIRES = "published", "goes_live", "expires"
-ENTRY_LABELS = {PUBLISHED: "Published", GOES_LIVE: "Goes live", EXPIRES: "Expires"}
+AWAITS_APPROVAL = "awaits_approval"
+ENTRY_LABELS = {
+    PUBLISHED: "Published",
+    GOES_LIVE: "Goes live",
+    EXPIRES: "Expires",
+    AWAITS_APPROVAL: "Awaiting approval",
+}
 
 
 @dataclass
@@ -186,10 +194,20 @@ def next_month(month):
     return (month.replace(day=28) + timedelta(days=4)).replace(day=1)
 
 
+def posts_in_review():
+    """The ids of the pages in an active review, for `pk__in` (one lookup, not one per post)."""
+    return (
+        WorkflowState.objects.active()
+        .filter(base_content_type=ContentType.objects.get_for_model(Page))
+        .values(page_id=Cast("object_id", IntegerField()))
+    )
+
+
 def calendar_posts(user, window_start, window_end):
-    """The posts with something to show between the two moments: published, going live or
-    expiring. One query for all three kinds: a post published on the 3rd that expires on the
-    20th is two entries of one row. Only a post readers saw, or will see, can expire."""
+    """The posts with something to show between the two moments: published, going live,
+    expiring, or in review with a go-live asked for. One query for all: a post published on the
+    3rd that expires on the 20th is two entries of one row. Only a post readers saw, or will
+    see, can expire."""
 
     def within(field_name):
         return Q(**{f"{field_name}__gte": window_start, f"{field_name}__lt": window_end})
@@ -197,18 +215,38 @@ def calendar_posts(user, window_start, window_end):
     # Found in the revisions table once: filtering on the scheduled_at annotation looked up
     # every post's schedule, 10,000 lookups for a blog of 10,000 posts.
     goes_live = scheduled_revisions().filter(within("approved_go_live_at"))
-    return editorial_posts(user).filter(
-        within("first_published_at")
-        | Q(pk__in=goes_live.values(page_id=Cast("object_id", IntegerField())))
-        | (within("expire_at") & (Q(live=True) | Q(expired=True) | Q(scheduled_at__isnull=False)))
+    # The go-live a post in review asks for is in its newest version, not yet on the page.
+    asked_go_live = Revision.objects.filter(pk=OuterRef("latest_revision")).values(
+        go_live_at=KT("content__go_live_at")
     )
+    return (
+        editorial_posts(user)
+        .filter(
+            within("first_published_at")
+            | Q(pk__in=goes_live.values(page_id=Cast("object_id", IntegerField())))
+            | (
+                within("expire_at")
+                & (Q(live=True) | Q(expired=True) | Q(scheduled_at__isnull=False))
+            )
+            | Q(pk__in=posts_in_review())
+        )
+        .annotate(asked_go_live=Subquery(asked_go_live[:1]))
+    )
+
+
+def awaited_go_live(post):
+    """When a post in review asks to go live, if that is ahead: it goes live then only once a
+    Publisher approves it, so it is not scheduled yet."""
+    asked = parse_datetime(post.asked_go_live) if post.in_review and post.asked_go_live else None
+    return asked if asked and asked > timezone.now() else None
 
 
 def month_weeks(user, month, today=None):
     """The weeks (Monday to Sunday, in the editor's zone) that show `month` (its first day),
-    each day with what was first published, goes live or expires on it, in time order, for
-    the posts this user may edit or publish. The days of the neighbouring months that fill
-    the first and last week show theirs too, so nothing near a month's edge drops out."""
+    each day with what was first published, goes live, awaits approval to go live or expires
+    on it, in time order, for the posts this user may edit or publish. The days of the
+    neighbouring months that fill the first and last week show theirs too, so nothing near a
+    month's edge drops out."""
     today = today or timezone.localdate()
     tz = timezone.get_current_timezone()
     first = month - timedelta(days=month.weekday())
@@ -226,6 +264,7 @@ def month_weeks(user, month, today=None):
             (PUBLISHED, post.first_published_at),
             (GOES_LIVE, post.scheduled_at),
             (EXPIRES, post.expire_at if post.live or post.expired or post.scheduled_at else None),
+            (AWAITS_APPROVAL, awaited_go_live(post)),
         ):
             if at and window_start <= at < window_end:
                 entries.append(CalendarEntry(kind, at, post))

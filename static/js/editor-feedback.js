@@ -7,6 +7,10 @@
 //    that follows the next edit may save the draft and show "✓ Saved" beside it. Once an autosave
 //    succeeds the banner says what is true: the changes are saved as a draft, and what is left
 //    to fix before publishing, if anything.
+// 3. The error counts beside each tab's name and in the minimap say how many errors the editor
+//    can see. Wagtail counts them once as the page opens, before the body (a StreamField) shows
+//    its own error, and never again: a body left empty went uncounted, and a fixed field's error
+//    stayed counted. The body's error was grey help text besides, which the minimap ignores.
 (() => {
   const SAVED_WITH_ERRORS =
     "Your changes are saved as a draft. To publish, fix the fields marked below.";
@@ -34,7 +38,32 @@
     field.querySelectorAll('[aria-invalid="true"]').forEach((input) => {
       input.removeAttribute("aria-invalid");
     });
+    recountErrors(field.closest("[data-panel]"));
   };
+  // The body's "This field is required." looks and counts as every other field's error.
+  const markBodyErrors = () => {
+    document.querySelectorAll("[data-edit-form] .help-critical").forEach((message) => {
+      message.classList.add("error-message");
+    });
+  };
+
+  const recountErrors = (panel) => {
+    const app = window.wagtail && window.wagtail.app;
+    document.querySelectorAll('[data-controller~="w-count"]').forEach((element) => {
+      const counter = app && app.getControllerForElementAndIdentifier(element, "w-count");
+      if (counter) counter.count();
+    });
+    // The event Wagtail's minimap redraws on (and the banner's "Go to the first error" counts on).
+    (panel || document.body).dispatchEvent(
+      new CustomEvent("wagtail:panel-init", { bubbles: true, detail: { expanded: true } }),
+    );
+  };
+
+  window.addEventListener("load", () => {
+    markBodyErrors();
+    recountErrors();
+  });
+
   document.addEventListener("input", clearFieldError, true);
   document.addEventListener("change", clearFieldError, true);
 

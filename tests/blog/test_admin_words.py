@@ -1,12 +1,18 @@
 """The admin names things with the editor's words: a post is a "post", the site is the blog."""
 
+import ast
+
 import pytest
 from bs4 import BeautifulSoup
+from django.utils import translation
+from django.utils.translation import gettext
 
 from blog.models import BlogIndexPage, BlogPage
-from blog.roles import EDITORS
+from blog.roles import EDITORS, PUBLISHERS
+from tests.factories import draft_post
 
-from .scheduling import make_user
+from .scheduling import edit_form_data, edit_url, make_user
+from .test_editor_form import add_url, post_form
 
 pytestmark = pytest.mark.django_db
 
@@ -44,3 +50,83 @@ def test_unpublishing_a_post_asks_about_the_post_and_what_readers_will_see(admin
     confirm = text_of(admin_client.get(f"/admin/pages/{post.pk}/unpublish/"))
     assert "Unpublish this post? Readers will no longer see it" in confirm
     assert "this page" not in confirm
+
+
+def banners(response):
+    """The admin's message banners, as the editor reads them."""
+    page = BeautifulSoup(response.content, "html.parser")
+    return [" ".join(item.get_text(" ").split()) for item in page.select(".messages li")]
+
+
+def test_a_refused_first_save_says_the_post_could_not_be_saved(client, blog):
+    client.force_login(make_user("eddie", group=EDITORS))
+    response = client.post(add_url(blog), post_form(title=""))
+    assert banners(response) == [
+        "The post could not be saved. Fix the errors shown, then save again. Go to the first error"
+    ]
+
+
+def test_a_refused_save_of_a_post_says_the_post_could_not_be_saved(client, blog):
+    client.force_login(make_user("eddie", group=EDITORS))
+    post = draft_post(blog, "Launch notes")
+    response = client.post(edit_url(post), edit_form_data(client, post, title=""))
+    assert banners(response) == [
+        "The post could not be saved. Fix the errors shown, then save again. Go to the first error"
+    ]
+
+
+def test_deleting_a_post_asks_about_the_post(admin_client, blog):
+    post = draft_post(blog, "Launch notes")
+    confirm = text_of(admin_client.get(f"/admin/pages/{post.pk}/delete/"))
+    assert "Delete this post? It cannot be brought back" in confirm
+    assert "this page" not in confirm
+
+
+def test_cancelling_a_review_with_errors_in_the_form_speaks_of_review(client, blog, author, topic):
+    """Wagtail cancels the review although the form is refused, and runs no hook then."""
+    client.force_login(make_user("eddie", group=EDITORS))
+    post = draft_post(blog, "Launch notes", authors=[author], topics=[topic])
+    client.post(edit_url(post), edit_form_data(client, post, **{"action-submit": "1"}))
+    cancel = edit_form_data(client, post, title="", **{"action-cancel-workflow": "1"})
+    response = client.post(edit_url(post), cancel)
+    assert banners(response) == [
+        "Review of “Launch notes” cancelled: it is a draft again. View draft Edit"
+    ]
+    assert not BlogPage.objects.get(pk=post.pk).workflow_in_progress
+
+
+def test_the_publisher_approves_and_publishes_in_lower_case(client, blog, author, topic):
+    post = draft_post(blog, "Launch notes", authors=[author], topics=[topic])
+    client.force_login(make_user("eddie", group=EDITORS))
+    client.post(edit_url(post), edit_form_data(client, post, **{"action-submit": "1"}))
+    client.force_login(make_user("kenji", group=PUBLISHERS))
+    review = BeautifulSoup(client.get(edit_url(post)).content, "html.parser")
+    approve = review.find("button", attrs={"data-workflow-action-name": "approve"})
+    assert approve.get_text(strip=True) == "Approve and publish"
+
+
+def catalogue_entries(source):
+    """(msgid, msgstr) of each entry of a .po file but its header."""
+    entries, key = [], None
+    fields = {}
+    for line in [*source.splitlines(), ""]:
+        if line.startswith(("msgid ", "msgstr ")):
+            key, _, line = line.partition(" ")
+            fields[key] = ""
+        if line.startswith('"'):
+            fields[key] += ast.literal_eval(line)
+        elif not line.strip() and fields.get("msgid"):
+            entries.append((fields["msgid"], fields["msgstr"]))
+            fields = {}
+    return entries
+
+
+def test_the_committed_catalogue_is_compiled_from_its_source(settings):
+    """Every sentence in locale/en/LC_MESSAGES/django.po is what the admin says: a .po edited
+    without `make messages` fails here."""
+    source = (settings.BASE_DIR / "locale/en/LC_MESSAGES/django.po").read_text()
+    entries = catalogue_entries(source)
+    assert len(entries) == 7
+    with translation.override("en-us"):
+        for msgid, msgstr in entries:
+            assert gettext(msgid) == msgstr

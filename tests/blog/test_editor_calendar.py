@@ -322,6 +322,55 @@ def test_next_months_go_live_is_one_click_away(admin_client, blog, author, topic
     assert entries(cell) == ["Goes live 09:30 Launch notes"]
 
 
+def ask_to_go_live_in_review(post, when, user):
+    """An editor's newest version asks for a go-live and is sent for review."""
+    post = BlogPage.objects.get(pk=post.pk)
+    post.go_live_at = when
+    post.save_revision(user=user)
+    Workflow.objects.get(name="Moderators approval").start(post, user)
+
+
+def test_a_go_live_awaiting_approval_shows_as_such_not_as_scheduled(
+    admin_client, admin_user, blog, author, topic
+):
+    """Neither scheduled nor lost: a post in review goes live at its go-live only once a
+    Publisher approves it, which the calendar says on that day."""
+    this_month = timezone.localdate().replace(day=1)
+    day = (this_month + timedelta(days=45)).replace(day=15)
+    when = datetime.combine(day, time(9, 30), tzinfo=UTC)
+    waiting = draft_post(blog, "Launch notes", authors=[author], topics=[topic])
+    ask_to_go_live_in_review(waiting, when, admin_user)
+    live = publish_post(blog, "Out there", authors=[author], topics=[topic])
+    ask_to_go_live_in_review(live, when + timedelta(hours=1), admin_user)
+    draft_post(blog, "Not submitted", authors=[author], topics=[topic], go_live_at=when)
+
+    cell = day_cell(calendar(admin_client, f"{day:%Y-%m}"), day)
+    waiting_entry = cell.find("li", class_="editorial-calendar__entry--awaits_approval")
+    card = waiting_entry.find(class_="editorial-calendar__card").get_text(" ", strip=True)
+    assert card.startswith("In review")
+    assert entries(cell) == [
+        "Awaiting approval 09:30 Launch notes",
+        "Awaiting approval 10:30 Out there",
+    ]
+    assert not cell.select(".editorial-calendar__reschedule")  # nothing scheduled to move
+
+
+def test_once_approved_a_go_live_awaiting_approval_shows_as_going_live(
+    admin_client, admin_user, blog, author, topic
+):
+    when = timezone.now() + timedelta(days=3)
+    at = timezone.localtime(when)
+    post = draft_post(blog, "Launch notes", authors=[author], topics=[topic])
+    ask_to_go_live_in_review(post, when, admin_user)
+    cell = day_cell(calendar(admin_client, f"{at:%Y-%m}"), at.date())
+    assert entries(cell) == [f"Awaiting approval {at:%H:%M} Launch notes"]
+
+    BlogPage.objects.get(pk=post.pk).current_workflow_state.cancel(user=admin_user)
+    schedule(BlogPage.objects.get(pk=post.pk), when)  # as approving does
+    cell = day_cell(calendar(admin_client, f"{at:%Y-%m}"), at.date())
+    assert entries(cell) == [f"Goes live {at:%H:%M} Launch notes"]
+
+
 def test_each_entry_carries_a_card_with_status_summary_authors_and_preview(
     admin_client, blog, author, topic
 ):

@@ -136,7 +136,7 @@ def test_an_invalid_publish_keeps_everything_the_editor_typed(editor_client, edi
     )
     response = editor_client.post(add_url(blog), data)
     assert response.status_code == 200
-    assert "The page could not be created due to validation errors" in response.content.decode()
+    assert "The post could not be saved. Fix the errors shown" in response.content.decode()
     fields = form_fields(response)
     assert fields["title"] == typed_title
     assert fields["seo_title"] == typed_seo

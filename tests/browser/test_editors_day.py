@@ -220,8 +220,12 @@ def test_an_editors_day(staff, contexts, shoot):
     open_action_menu(publisher)
     publisher.get_by_role("button", name="Approve and schedule", exact=True).click()
     expect(publisher.locator(".messages")).to_contain_text(f"“{TITLE}” is scheduled for {when}.")
-    # The page listing it returns to says the post waits.
-    expect(publisher.locator("tr", has_text=TITLE)).to_contain_text(re.compile("scheduled", re.I))
+    # Back on the dashboard the review started from, whose Scheduled publishing lists it.
+    expect(publisher).to_have_url(f"{server}/admin/")
+    upcoming = publisher.locator(
+        "table", has=publisher.get_by_role("columnheader", name="Goes live")
+    )
+    expect(upcoming.locator("tr", has_text=TITLE)).to_contain_text(PUBLISHER_ZONE)
     shoot(publisher, "approved-and-scheduled")
 
     # 5. The calendar shows it on tomorrow's date in Tokyo, at 08:15, marked scheduled.
