@@ -72,7 +72,7 @@ format: install ## apply ruff fixes and formatting
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-messages: install ## compile the admin's wording (locale/en/LC_MESSAGES/django.po) into its committed .mo
+messages: install ## compile the admin's wording (config/locale/en/LC_MESSAGES/django.po) into its committed .mo
 	$(PY) manage.py compilemessages --locale en --ignore '$(VENV)' --ignore node_modules
 
 lock: ## re-resolve the dependencies from pyproject.toml into requirements.lock

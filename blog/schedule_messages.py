@@ -158,7 +158,7 @@ def approve_and_schedule(menu_items, request, context):
     page = context.get("page")
     if not isinstance(page, BlogPage) or not ahead(page.go_live_at):
         return
-    # Wagtail's wording, as the project's catalogue (locale/) words it.
+    # Wagtail's wording, as the project's catalogue (config/locale/) words it.
     and_publish = gettext("%(label)s and Publish") % {"label": ""}
     for item in menu_items:
         label = str(getattr(item, "label", ""))

@@ -174,8 +174,8 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
-# Wagtail's admin sentences in the blog's words (locale/en/LC_MESSAGES/django.po).
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# Wagtail's admin sentences in the blog's words (config/locale/en/LC_MESSAGES/django.po).
+LOCALE_PATHS = [BASE_DIR / "config" / "locale"]
 USE_TZ = True
 
 STATIC_URL = "/static/"

@@ -122,9 +122,9 @@ def catalogue_entries(source):
 
 
 def test_the_committed_catalogue_is_compiled_from_its_source(settings):
-    """Every sentence in locale/en/LC_MESSAGES/django.po is what the admin says: a .po edited
+    """Every sentence in config/locale/en/LC_MESSAGES/django.po is what the admin says: a .po edited
     without `make messages` fails here."""
-    source = (settings.BASE_DIR / "locale/en/LC_MESSAGES/django.po").read_text()
+    source = (settings.BASE_DIR / "config/locale/en/LC_MESSAGES/django.po").read_text()
     entries = catalogue_entries(source)
     assert len(entries) == 7
     with translation.override("en-us"):
