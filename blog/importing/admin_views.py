@@ -15,6 +15,8 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.functional import cached_property
 from django.views.generic import TemplateView, View
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 
@@ -71,6 +73,9 @@ class ImportPostsView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
     template_name = "blog/admin/import_posts.html"
     header_icon = "download"
     page_title = "Import posts"
+
+    def get_breadcrumbs_items(self):
+        return [*self.breadcrumbs_items, {"url": "", "label": self.page_title}]
 
     def get_context_data(self, form=None, report=None, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -135,9 +140,20 @@ class ImportRunView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
     header_icon = "download"
     page_title = "Import posts"
 
+    @cached_property
+    def run(self):
+        return get_object_or_404(ImportRun, pk=self.kwargs["run_id"], blog=self.blog)
+
+    def get_breadcrumbs_items(self):
+        return [
+            *self.breadcrumbs_items,
+            {"url": reverse("blog_import_posts"), "label": self.page_title},
+            {"url": "", "label": self.run.export_name},
+        ]
+
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        run = get_object_or_404(ImportRun, pk=self.kwargs["run_id"], blog=self.blog)
+        run = self.run
         report = Report.from_json(run.report) if run.report else None
         context.update(run=run, stopped=has_stopped(run), report=report, blog=self.blog)
         return context

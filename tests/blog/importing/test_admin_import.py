@@ -102,6 +102,22 @@ def test_an_import_whose_server_stopped_says_how_to_finish_it(publisher_client, 
     assert publisher_client.get(f"{URL}{run.pk}/progress/").json()["status"] == "stopped"
 
 
+def breadcrumbs(response):
+    soup = BeautifulSoup(response.content, "html.parser")
+    return [item.get_text(" ", strip=True) for item in soup.select("[aria-label=Breadcrumb] li")]
+
+
+def test_the_header_names_the_screen_not_just_home(publisher_client, blog):
+    """Wagtail shows the breadcrumbs as the screen's visible header: "Home" alone said nothing."""
+    assert breadcrumbs(publisher_client.get(URL)) == ["Home", "Import posts"]
+    run = ImportRun.objects.create(blog=blog, export_name="old.xml", done=120, total=300)
+    assert breadcrumbs(publisher_client.get(f"{URL}{run.pk}/")) == [
+        "Home",
+        "Import posts",
+        "old.xml",
+    ]
+
+
 def test_only_publishers_follow_an_import(client, blog):
     run = ImportRun.objects.create(blog=blog, export_name="old.xml")
     client.force_login(make_user("eddie", group=EDITORS))
