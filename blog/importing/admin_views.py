@@ -23,13 +23,21 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from blog.models import BlogIndexPage
 
 from .background import has_stopped, start_import
-from .importer import Importer, Report
+from .importer import CREATED, FAILED, SKIPPED, UNCHANGED, UPDATED, Importer, Report
 from .models import ImportRun
 from .safety import ExportError
 from .sources import opened
 
 SESSION_KEY = "blog_import_upload"
 UPLOAD_SUFFIXES = {".xml", ".json", ".zip"}
+# (in a dry run, once imported): a dry run has written nothing, so it says what would happen.
+RESULT_WORDS = {
+    CREATED: ("Would be created", "Created"),
+    UPDATED: ("Would be updated", "Updated"),
+    UNCHANGED: ("Would stay unchanged", "Unchanged"),
+    SKIPPED: ("Would be skipped", "Skipped"),
+    FAILED: ("Would fail", "Failed"),
+}
 
 
 def upload_folder():
@@ -44,6 +52,22 @@ def blog_the_user_publishes(user):
         if blog.permissions_for_user(user).can_publish():
             return blog
     return None
+
+
+def worded(report):
+    """The report's table, and the posts it has something to say about, in the Publisher's
+    words for a dry run or a finished import."""
+    if report is None:
+        return None
+    tense = 0 if report.dry_run else 1
+    return {
+        "counts": [(RESULT_WORDS[result][tense], n) for result, n in report.counts().items()],
+        "noted": [
+            (RESULT_WORDS[outcome.result][tense], outcome)
+            for outcome in report.outcomes
+            if outcome.reason or outcome.notes
+        ],
+    }
 
 
 class ExportUploadForm(forms.Form):
@@ -81,7 +105,11 @@ class ImportPostsView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         waiting = self.request.session.get(SESSION_KEY)
         context.update(
-            blog=self.blog, form=form or ExportUploadForm(), report=report, waiting=waiting
+            blog=self.blog,
+            form=form or ExportUploadForm(),
+            report=report,
+            worded=worded(report),
+            waiting=waiting,
         )
         return context
 
@@ -155,7 +183,13 @@ class ImportRunView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         run = self.run
         report = Report.from_json(run.report) if run.report else None
-        context.update(run=run, stopped=has_stopped(run), report=report, blog=self.blog)
+        context.update(
+            run=run,
+            stopped=has_stopped(run),
+            report=report,
+            worded=worded(report),
+            blog=self.blog,
+        )
         return context
 
 

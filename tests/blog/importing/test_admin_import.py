@@ -40,7 +40,9 @@ def test_a_publisher_sees_the_dry_run_then_imports(publisher_client):
     assert checked.status_code == 200
     text = page_text(checked)
     assert "What the import would do" in text
-    assert "Created 7" in text
+    # Nothing is made yet, and the words say so.
+    assert "Would be created 7" in text
+    assert "Their posts would be imported without them" in text
     assert "Picture not found" in text or "not found:" in text
     assert not BlogPage.objects.exists()
 
