@@ -15,19 +15,29 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.functional import cached_property
 from django.views.generic import TemplateView, View
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 
 from blog.models import BlogIndexPage
 
 from .background import has_stopped, start_import
-from .importer import Importer, Report
+from .importer import CREATED, FAILED, SKIPPED, UNCHANGED, UPDATED, Importer, Report
 from .models import ImportRun
 from .safety import ExportError
 from .sources import opened
 
 SESSION_KEY = "blog_import_upload"
 UPLOAD_SUFFIXES = {".xml", ".json", ".zip"}
+# (in a dry run, once imported): a dry run has written nothing, so it says what would happen.
+RESULT_WORDS = {
+    CREATED: ("Would be created", "Created"),
+    UPDATED: ("Would be updated", "Updated"),
+    UNCHANGED: ("Would stay unchanged", "Unchanged"),
+    SKIPPED: ("Would be skipped", "Skipped"),
+    FAILED: ("Would fail", "Failed"),
+}
 
 
 def upload_folder():
@@ -42,6 +52,22 @@ def blog_the_user_publishes(user):
         if blog.permissions_for_user(user).can_publish():
             return blog
     return None
+
+
+def worded(report):
+    """The report's table, and the posts it has something to say about, in the Publisher's
+    words for a dry run or a finished import."""
+    if report is None:
+        return None
+    tense = 0 if report.dry_run else 1
+    return {
+        "counts": [(RESULT_WORDS[result][tense], n) for result, n in report.counts().items()],
+        "noted": [
+            (RESULT_WORDS[outcome.result][tense], outcome)
+            for outcome in report.outcomes
+            if outcome.reason or outcome.notes
+        ],
+    }
 
 
 class ExportUploadForm(forms.Form):
@@ -72,11 +98,18 @@ class ImportPostsView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
     header_icon = "download"
     page_title = "Import posts"
 
+    def get_breadcrumbs_items(self):
+        return [*self.breadcrumbs_items, {"url": "", "label": self.page_title}]
+
     def get_context_data(self, form=None, report=None, **kwargs):
         context = super().get_context_data(**kwargs)
         waiting = self.request.session.get(SESSION_KEY)
         context.update(
-            blog=self.blog, form=form or ExportUploadForm(), report=report, waiting=waiting
+            blog=self.blog,
+            form=form or ExportUploadForm(),
+            report=report,
+            worded=worded(report),
+            waiting=waiting,
         )
         return context
 
@@ -135,11 +168,28 @@ class ImportRunView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
     header_icon = "download"
     page_title = "Import posts"
 
+    @cached_property
+    def run(self):
+        return get_object_or_404(ImportRun, pk=self.kwargs["run_id"], blog=self.blog)
+
+    def get_breadcrumbs_items(self):
+        return [
+            *self.breadcrumbs_items,
+            {"url": reverse("blog_import_posts"), "label": self.page_title},
+            {"url": "", "label": self.run.export_name},
+        ]
+
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        run = get_object_or_404(ImportRun, pk=self.kwargs["run_id"], blog=self.blog)
+        run = self.run
         report = Report.from_json(run.report) if run.report else None
-        context.update(run=run, stopped=has_stopped(run), report=report, blog=self.blog)
+        context.update(
+            run=run,
+            stopped=has_stopped(run),
+            report=report,
+            worded=worded(report),
+            blog=self.blog,
+        )
         return context
 
 

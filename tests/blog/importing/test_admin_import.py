@@ -40,7 +40,9 @@ def test_a_publisher_sees_the_dry_run_then_imports(publisher_client):
     assert checked.status_code == 200
     text = page_text(checked)
     assert "What the import would do" in text
-    assert "Created 7" in text
+    # Nothing is made yet, and the words say so.
+    assert "Would be created 7" in text
+    assert "Their posts would be imported without them" in text
     assert "Picture not found" in text or "not found:" in text
     assert not BlogPage.objects.exists()
 
@@ -100,6 +102,22 @@ def test_an_import_whose_server_stopped_says_how_to_finish_it(publisher_client, 
     assert "The import stopped after 120 of 300 posts" in text
     assert "import the same export again to finish" in text
     assert publisher_client.get(f"{URL}{run.pk}/progress/").json()["status"] == "stopped"
+
+
+def breadcrumbs(response):
+    soup = BeautifulSoup(response.content, "html.parser")
+    return [item.get_text(" ", strip=True) for item in soup.select("[aria-label=Breadcrumb] li")]
+
+
+def test_the_header_names_the_screen_not_just_home(publisher_client, blog):
+    """Wagtail shows the breadcrumbs as the screen's visible header: "Home" alone said nothing."""
+    assert breadcrumbs(publisher_client.get(URL)) == ["Home", "Import posts"]
+    run = ImportRun.objects.create(blog=blog, export_name="old.xml", done=120, total=300)
+    assert breadcrumbs(publisher_client.get(f"{URL}{run.pk}/")) == [
+        "Home",
+        "Import posts",
+        "old.xml",
+    ]
 
 
 def test_only_publishers_follow_an_import(client, blog):
