@@ -6,7 +6,8 @@ PY := $(VENV)/bin/python
 # Tests run on the machine's PostgreSQL by default; pass DATABASE_URL=sqlite:///... for SQLite.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/cedana_blog
 PYTEST_ARGS ?=
-# pytest-xdist workers; tests that share servers run on one worker (their xdist_group).
+# pytest-xdist workers; each test file runs on one worker, in order (servers a file starts
+# start once).
 TEST_WORKERS ?= 2
 
 .PHONY: help install run serve test lint format messages lock bench clean bench-search audit serve-prod scheduler scale-proof lighthouse faults load
@@ -36,7 +37,7 @@ test: install ## run lint, Django checks, migrations check and every test with c
 	$(VENV)/bin/lint-imports
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) manage.py check
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) manage.py makemigrations --check --dry-run
-	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup --cov --cov-report=term --durations=30 $(PYTEST_ARGS)
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile --cov --cov-report=term --durations=30 $(PYTEST_ARGS)
 
 audit: install ## check the locked dependencies for known vulnerabilities (pip-audit)
 	VENV=$(VENV) bash .ci/audit.sh

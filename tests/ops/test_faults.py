@@ -13,8 +13,7 @@ from tests.services import require
 from . import faults, load
 from .rig import PG_BIN, running_rig
 
-# xdist_group: the private servers start once, on one pytest-xdist worker.
-pytestmark = [pytest.mark.faults, pytest.mark.xdist_group("faults")]
+pytestmark = pytest.mark.faults
 
 
 @pytest.fixture(scope="module")

@@ -167,7 +167,9 @@ class Cluster:
         self.redis_port = free_port()
         self.s3_key, self.s3_secret = "scale" + secrets.token_hex(4), secrets.token_hex(16)
         self.secret_key = secrets.token_urlsafe(40)
-        self.static_root = ROOT / "var" / "scale" / "static"
+        # One folder per pytest-xdist worker: two workers' collectstatic --clear would collide.
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        self.static_root = ROOT / "var" / "scale" / f"static-{worker}"
 
     # -- shared services ------------------------------------------------------------------------
 

@@ -14,13 +14,9 @@ from .cluster import BUCKET, image_sources, object_key, wait_for
 from .conftest import REPLICA_TITLE
 
 # django_db: pytest-django only builds the test database (the cluster's template) when asked.
-# xdist_group: the servers start once per test run, on one pytest-xdist worker, in file order.
-pytestmark = [
-    pytest.mark.scale,
-    pytest.mark.postgres,
-    pytest.mark.django_db,
-    pytest.mark.xdist_group("cluster"),
-]
+# make test runs each file on one pytest-xdist worker (--dist loadfile): the servers start once,
+# and the tests run in file order.
+pytestmark = [pytest.mark.scale, pytest.mark.postgres, pytest.mark.django_db]
 
 PICTURE_MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"RIFF", b"GIF8")
 
