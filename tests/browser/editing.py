@@ -179,3 +179,20 @@ def run_scheduler_once():
     out = io.StringIO()
     call_command("run_scheduler", "--once", stdout=out)
     return out.getvalue()
+
+
+def numbered_screenshots(folder):
+    """shoot(page, name) saves the page as folder/NN-name.png, numbered in the order of the walk
+    (the folder is emptied first)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.png"):
+        old.unlink()
+    taken = []
+
+    def shoot(page, name, full_page=False):
+        taken.append(name)
+        # Finished animations, so a message that is still sliding in is shown in full.
+        path = folder / f"{len(taken):02d}-{name}.png"
+        page.screenshot(path=str(path), full_page=full_page, animations="disabled")
+
+    return shoot

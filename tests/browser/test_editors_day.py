@@ -29,6 +29,7 @@ from .editing import (
     choose_image,
     committed,
     go_ahead_if_asked,
+    numbered_screenshots,
     open_action_menu,
     open_header_menu,
     run_scheduler_once,
@@ -54,19 +55,7 @@ PUBLISHER_ZONE = "Asia/Tokyo"
 
 @pytest.fixture
 def shoot():
-    """shoot(page, name) saves the page as NN-name.png, numbered in the order of the walk."""
-    STEPS.mkdir(parents=True, exist_ok=True)
-    for old in STEPS.glob("*.png"):
-        old.unlink()
-    taken = []
-
-    def shoot_(page, name, full_page=False):
-        taken.append(name)
-        # Finished animations, so a message that is still sliding in is shown in full.
-        path = STEPS / f"{len(taken):02d}-{name}.png"
-        page.screenshot(path=str(path), full_page=full_page, animations="disabled")
-
-    return shoot_
+    return numbered_screenshots(STEPS)
 
 
 def set_time_zone(user, zone):

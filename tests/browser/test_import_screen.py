@@ -22,7 +22,7 @@ from blog.models import Author, BlogPage, Topic
 from tests.blog.importing.exports import wordpress_export
 
 from .conftest import ARTIFACTS
-from .editing import committed, sign_in
+from .editing import committed, numbered_screenshots, sign_in
 
 # The tests' SQLite database lives in memory, where the import's thread locks whole tables
 # against the live server's.
@@ -37,18 +37,7 @@ HELD_AFTER = 3
 
 @pytest.fixture
 def shoot():
-    """shoot(page, name) saves the page as NN-name.png, numbered in the order of the walk."""
-    STEPS.mkdir(parents=True, exist_ok=True)
-    for old in STEPS.glob("*.png"):
-        old.unlink()
-    taken = []
-
-    def shoot_(page, name, full_page=False):
-        taken.append(name)
-        path = STEPS / f"{len(taken):02d}-{name}.png"
-        page.screenshot(path=str(path), full_page=full_page, animations="disabled")
-
-    return shoot_
+    return numbered_screenshots(STEPS)
 
 
 @pytest.fixture
