@@ -14,8 +14,7 @@ from .cluster import BUCKET, image_sources, object_key, wait_for
 from .conftest import REPLICA_TITLE
 
 # django_db: pytest-django only builds the test database (the cluster's template) when asked.
-# make test runs each file on one pytest-xdist worker (--dist loadfile): the servers start once,
-# and the tests run in file order.
+# make test runs these in one process, in file order (not on pytest-xdist workers).
 pytestmark = [pytest.mark.scale, pytest.mark.postgres, pytest.mark.django_db]
 
 PICTURE_MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"RIFF", b"GIF8")
