@@ -45,6 +45,13 @@ def scheduled_revisions():
     return Revision.page_revisions.filter(approved_go_live_at__isnull=False)
 
 
+def active_reviews():
+    """The pages' reviews (workflows) in progress."""
+    return WorkflowState.objects.active().filter(
+        base_content_type=ContentType.objects.get_for_model(Page)
+    )
+
+
 def with_editorial_status(posts):
     """Annotate each post with its status, its scheduled go-live and whether it holds changes
     newer than what is live or scheduled, in a fixed number of queries."""
@@ -61,11 +68,7 @@ def with_editorial_status(posts):
     return posts.annotate(
         scheduled_at=Subquery(scheduled_revisions_of_post.values("approved_go_live_at")[:1]),
         scheduled_revision_pk=Subquery(scheduled_revisions_of_post.values("pk")[:1]),
-        in_review=Exists(
-            WorkflowState.objects.active().filter(
-                base_content_type=ContentType.objects.get_for_model(Page), object_id=page_id
-            )
-        ),
+        in_review=Exists(active_reviews().filter(object_id=page_id)),
         # Wagtail flags expiry on its next pass; until then a past expire_at is expired too.
         is_expired=Case(
             When(Q(expired=True) | Q(expire_at__lte=now), then=Value(True)),
@@ -194,15 +197,6 @@ def next_month(month):
     return (month.replace(day=28) + timedelta(days=4)).replace(day=1)
 
 
-def posts_in_review():
-    """The ids of the pages in an active review, for `pk__in` (one lookup, not one per post)."""
-    return (
-        WorkflowState.objects.active()
-        .filter(base_content_type=ContentType.objects.get_for_model(Page))
-        .values(page_id=Cast("object_id", IntegerField()))
-    )
-
-
 def calendar_posts(user, window_start, window_end):
     """The posts with something to show between the two moments: published, going live,
     expiring, or in review with a go-live asked for. One query for all: a post published on the
@@ -228,7 +222,8 @@ def calendar_posts(user, window_start, window_end):
                 within("expire_at")
                 & (Q(live=True) | Q(expired=True) | Q(scheduled_at__isnull=False))
             )
-            | Q(pk__in=posts_in_review())
+            # The ids once, not a lookup per post as filtering on in_review would be.
+            | Q(pk__in=active_reviews().values(page_id=Cast("object_id", IntegerField())))
         )
         .annotate(asked_go_live=Subquery(asked_go_live[:1]))
     )
