@@ -22,7 +22,7 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 
 from blog.models import BlogIndexPage
 
-from .background import has_stopped, start_import
+from .background import has_stopped, running_imports, start_import
 from .importer import CREATED, FAILED, SKIPPED, UNCHANGED, UPDATED, Importer, Report
 from .models import ImportRun
 from .safety import ExportError
@@ -93,6 +93,14 @@ class PublishersOnly:
         return super().dispatch(request, *args, **kwargs)
 
 
+class OneRun(PublishersOnly):
+    """A view of one import of this Publisher's blog (404 for another blog's)."""
+
+    @cached_property
+    def run(self):
+        return get_object_or_404(ImportRun, pk=self.kwargs["run_id"], blog=self.blog)
+
+
 class ImportPostsView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
     template_name = "blog/admin/import_posts.html"
     header_icon = "download"
@@ -110,6 +118,8 @@ class ImportPostsView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
             report=report,
             worded=worded(report),
             waiting=waiting,
+            # A Publisher who left an import's page finds it again here.
+            running=running_imports(self.blog),
         )
         return context
 
@@ -161,16 +171,12 @@ class ImportPostsView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
             (upload_folder() / Path(waiting["file"]).name).unlink(missing_ok=True)
 
 
-class ImportRunView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
+class ImportRunView(OneRun, WagtailAdminTemplateMixin, TemplateView):
     """One import's progress (“120 of 300 posts”), then what it did."""
 
     template_name = "blog/admin/import_run.html"
     header_icon = "download"
     page_title = "Import posts"
-
-    @cached_property
-    def run(self):
-        return get_object_or_404(ImportRun, pk=self.kwargs["run_id"], blog=self.blog)
 
     def get_breadcrumbs_items(self):
         return [
@@ -193,11 +199,11 @@ class ImportRunView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
         return context
 
 
-class ImportRunProgressView(PublishersOnly, View):
+class ImportRunProgressView(OneRun, View):
     """What the run's page asks every few seconds while the import runs."""
 
     def get(self, request, run_id):
-        run = get_object_or_404(ImportRun, pk=run_id, blog=self.blog)
+        run = self.run
         return JsonResponse(
             {
                 "status": "stopped" if has_stopped(run) else run.status,

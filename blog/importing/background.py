@@ -84,3 +84,10 @@ def run_import(run_id, path, blog, *, in_background=False):
 
 def has_stopped(run):
     return run.status == ImportRun.RUNNING and timezone.now() - run.updated_at > STOPPED_AFTER
+
+
+def running_imports(blog):
+    """The blog's imports still running (not stopped, as has_stopped() tells), newest first."""
+    return ImportRun.objects.filter(
+        blog=blog, status=ImportRun.RUNNING, updated_at__gte=timezone.now() - STOPPED_AFTER
+    ).order_by("-started_at")

@@ -106,6 +106,20 @@ def test_an_import_whose_server_stopped_says_how_to_finish_it(publisher_client, 
     assert publisher_client.get(f"{URL}{run.pk}/progress/").json()["status"] == "stopped"
 
 
+def test_a_publisher_who_left_a_running_import_finds_it_on_the_import_screen(
+    publisher_client, blog
+):
+    running = ImportRun.objects.create(blog=blog, export_name="old.xml", done=120, total=300)
+    stopped = ImportRun.objects.create(blog=blog, export_name="older.xml", done=3, total=9)
+    ImportRun.objects.filter(pk=stopped.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
+    page = publisher_client.get(URL)
+    text = page_text(page)
+    assert "Imports running now" in text
+    assert "“old.xml” : 120 of 300 posts imported" in text
+    assert f'href="{URL}{running.pk}/"' in page.content.decode()
+    assert "older.xml" not in text
+
+
 def breadcrumbs(response):
     soup = BeautifulSoup(response.content, "html.parser")
     return [item.get_text(" ", strip=True) for item in soup.select("[aria-label=Breadcrumb] li")]
