@@ -21,6 +21,9 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tests.blog.importing.exports import wordpress_export  # noqa: E402
+
 PY = sys.executable
 # A throwaway loopback server; production settings want a long random key.
 BENCH_SECRET_KEY = secrets.token_urlsafe(50)
@@ -424,78 +427,14 @@ def build_row(engine, posts, args, build_seconds, columns):
     )
 
 
-def write_wxr(folder, count, pictures=IMPORT_PICTURES):
-    """A WordPress export of `count` posts with block-editor bodies, three categories and ten
-    tags, each post with a hero picture and one in its body, from `pictures` files in
-    wp-content/uploads as WordPress lays them out."""
-    from PIL import Image
-
-    uploads = folder / "wp-content" / "uploads" / "2024" / "01"
-    uploads.mkdir(parents=True, exist_ok=True)
-    for n in range(pictures):
-        Image.new("RGB", (1200, 675), (n * 6 % 256, 63, 140)).save(uploads / f"picture-{n}.png")
-    base = "https://old.example"
-    attachments = "".join(
-        f"<item><title>picture {n}</title><wp:post_id>{100_000 + n}</wp:post_id>"
-        f"<wp:attachment_url>{base}/wp-content/uploads/2024/01/picture-{n}.png</wp:attachment_url>"
-        "<wp:status>inherit</wp:status><wp:post_type>attachment</wp:post_type>"
-        "<wp:postmeta><wp:meta_key>_wp_attachment_image_alt</wp:meta_key>"
-        f"<wp:meta_value>Blue test card number {n}</wp:meta_value></wp:postmeta></item>"
-        for n in range(pictures)
-    )
-    posts = []
-    for n in range(1, count + 1):
-        picture = n % pictures
-        body = (
-            f"<!-- wp:paragraph --><p>Post {n} opens with <strong>bold</strong> words and "
-            f'<a href="{base}/2024/01/bench-post-{max(1, n - 1)}/">a link back</a>.</p>'
-            "<!-- /wp:paragraph --><h2>What we measured</h2>"
-            + "<p>Checkpoint intervals and restore latency, in plain words. </p>"
-            * 6
-            + '<!-- wp:code {"language":"python"} --><pre class="wp-block-code"><code>'
-            "print('restore')</code></pre>"
-            f'<figure class="wp-block-image"><img src="{base}/wp-content/uploads/2024/01/'
-            f'picture-{(picture + 1) % pictures}.png" alt="Another card"/>'
-            "<figcaption>A caption</figcaption></figure>"
-            "<ul><li>one</li><li>two</li></ul><script>alert(1)</script>"
-        )
-        day = 1 + n % 28
-        posts.append(
-            f"<item><title>Bench post {n}</title><link>{base}/2024/01/bench-post-{n}/</link>"
-            f"<dc:creator>bench</dc:creator><content:encoded><![CDATA[{body}]]></content:encoded>"
-            f"<excerpt:encoded>Summary of bench post {n}.</excerpt:encoded>"
-            f"<wp:post_id>{n}</wp:post_id>"
-            f"<wp:post_date_gmt>2024-01-{day:02d} {n % 24:02d}:{n % 60:02d}:00</wp:post_date_gmt>"
-            f"<wp:post_name>bench-post-{n}</wp:post_name><wp:status>publish</wp:status>"
-            "<wp:post_type>post</wp:post_type>"
-            f'<category domain="category" nicename="area-{n % 3}">Area {n % 3}</category>'
-            f'<category domain="post_tag" nicename="tag-{n % 10}">Tag {n % 10}</category>'
-            "<wp:postmeta><wp:meta_key>_thumbnail_id</wp:meta_key>"
-            f"<wp:meta_value>{100_000 + picture}</wp:meta_value></wp:postmeta></item>"
-        )
-    export = folder / "export.xml"
-    export.write_text(
-        '<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" '
-        'xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/" '
-        'xmlns:content="http://purl.org/rss/1.0/modules/content/" '
-        'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">'
-        f"<channel><title>Bench</title><link>{base}</link>"
-        f"<wp:base_site_url>{base}</wp:base_site_url>"
-        "<wp:author><wp:author_login>bench</wp:author_login>"
-        "<wp:author_display_name>Bench Writer</wp:author_display_name></wp:author>"
-        f"{attachments}{''.join(posts)}</channel></rss>",
-        encoding="utf-8",
-    )
-    return export
-
-
 def import_rows(env, engine, count):
     """Posts per second importing a generated WXR into a fresh blog, and again unchanged."""
     run([PY, "manage.py", "migrate", "--noinput", "-v0"], env)
     run([PY, "manage.py", "load_demo", "--no-admin"], env, stdout=subprocess.DEVNULL)
     folder = ROOT / "var" / f"bench-import-{count}"
     shutil.rmtree(folder, ignore_errors=True)
-    export = write_wxr(folder, count)
+    # The tests' WordPress export, with pictures as big as a blog's.
+    export = wordpress_export(folder, count, pictures=IMPORT_PICTURES, picture_size=(1200, 675))
     rows = []
     for label in ("first run", "second run"):
         started = time.monotonic()

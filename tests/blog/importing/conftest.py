@@ -4,15 +4,10 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
-from PIL import Image as PILImage
+
+from .exports import draw
 
 FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def draw(path, size=(64, 36)):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    PILImage.new("RGB", size, (18, 63, 140)).save(path, format="PNG")
-    return path
 
 
 @pytest.fixture

@@ -1,20 +1,30 @@
-"""Exports of many posts written by the tests: a WordPress WXR and a Ghost JSON, each post with a
-hero picture, a body with a picture, a heading, code and a link to the post before it."""
+"""Exports of many posts written by the tests (and by `make bench`'s import rows): a WordPress
+WXR and a Ghost JSON, each post with a hero picture, a body with a picture, a heading, code and a
+link to the post before it. Plain Python, no pytest: .ci/bench.py imports it too."""
 
 import json
 from xml.sax.saxutils import escape
 
-from .conftest import draw
+from PIL import Image as PILImage
 
 OLD_SITE = "https://old.example"
 PICTURES = 5
 
 
-def wordpress_export(folder, count, *, first_status="publish"):
-    """`count` published posts (the first with `first_status`), three categories, ten tags."""
+def draw(path, size=(64, 36)):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    PILImage.new("RGB", size, (18, 63, 140)).save(path, format="PNG")
+    return path
+
+
+def wordpress_export(
+    folder, count, *, first_status="publish", pictures=PICTURES, picture_size=(64, 36)
+):
+    """`count` published posts (the first with `first_status`), three categories, ten tags,
+    sharing `pictures` pictures of `picture_size` in wp-content/uploads."""
     uploads = folder / "wp-content" / "uploads" / "2024" / "01"
-    for n in range(PICTURES):
-        draw(uploads / f"picture-{n}.png")
+    for n in range(pictures):
+        draw(uploads / f"picture-{n}.png", picture_size)
     attachments = "".join(
         f"<item><title>picture {n}</title><wp:post_id>{100_000 + n}</wp:post_id>"
         f"<wp:attachment_url>{OLD_SITE}/wp-content/uploads/2024/01/picture-{n}.png"
@@ -22,7 +32,7 @@ def wordpress_export(folder, count, *, first_status="publish"):
         "<wp:post_type>attachment</wp:post_type><wp:postmeta>"
         "<wp:meta_key>_wp_attachment_image_alt</wp:meta_key>"
         f"<wp:meta_value>Blue test card number {n}</wp:meta_value></wp:postmeta></item>"
-        for n in range(PICTURES)
+        for n in range(pictures)
     )
     items = []
     for n in range(1, count + 1):
@@ -34,7 +44,7 @@ def wordpress_export(folder, count, *, first_status="publish"):
             '<!-- wp:code {"language":"python"} --><pre class="wp-block-code"><code>'
             "print('restore')</code></pre>"
             f'<figure class="wp-block-image"><img src="{OLD_SITE}/wp-content/uploads/2024/01/'
-            f'picture-{(n + 1) % PICTURES}.png" alt="Another card"/>'
+            f'picture-{(n + 1) % pictures}.png" alt="Another card"/>'
             "<figcaption>A caption</figcaption></figure>"
         )
         status = first_status if n == 1 else "publish"
@@ -50,7 +60,7 @@ def wordpress_export(folder, count, *, first_status="publish"):
             f'<category domain="category" nicename="area-{n % 3}">Area {n % 3}</category>'
             f'<category domain="post_tag" nicename="tag-{n % 10}">Tag {n % 10}</category>'
             "<wp:postmeta><wp:meta_key>_thumbnail_id</wp:meta_key>"
-            f"<wp:meta_value>{100_000 + n % PICTURES}</wp:meta_value></wp:postmeta></item>"
+            f"<wp:meta_value>{100_000 + n % pictures}</wp:meta_value></wp:postmeta></item>"
         )
     export = folder / "export.xml"
     export.write_text(

@@ -19,6 +19,14 @@ def follows_to(client, old, new):
     return client.get(new)
 
 
+def every_post_imported_and_read(report, client, title):
+    """Every post came in live, and the blog, its feeds and search show them."""
+    assert f"  created    {POSTS:>6}" in report
+    assert "  failed          0" in report
+    assert BlogPage.objects.live().count() == POSTS
+    reader_pages_work(client, title)
+
+
 def reader_pages_work(client, title):
     """The blog, its second page, its feeds and search show the imported posts."""
     index = client.get("/blog/")
@@ -36,10 +44,7 @@ def reader_pages_work(client, title):
 
 def test_a_wordpress_blog_of_a_few_hundred_posts(client, run_import, tmp_path):
     report = run_import(wordpress_export(tmp_path, POSTS), "--media", str(tmp_path))
-    assert f"  created    {POSTS:>6}" in report
-    assert "  failed          0" in report
-    assert BlogPage.objects.live().count() == POSTS
-    reader_pages_work(client, "Migrated post")
+    every_post_imported_and_read(report, client, "Migrated post")
     for n in (1, 150, POSTS):
         post = follows_to(client, f"/2024/01/post-{n}/", f"/blog/post-{n}/")
         assert post.status_code == 200
@@ -54,10 +59,7 @@ def test_a_wordpress_blog_of_a_few_hundred_posts(client, run_import, tmp_path):
 
 def test_a_ghost_blog_of_a_few_hundred_posts(client, run_import, tmp_path):
     report = run_import(ghost_export(tmp_path, POSTS), "--media", str(tmp_path))
-    assert f"  created    {POSTS:>6}" in report
-    assert "  failed          0" in report
-    assert BlogPage.objects.live().count() == POSTS
-    reader_pages_work(client, "Ghostly post")
+    every_post_imported_and_read(report, client, "Ghostly post")
     for n in (1, 150, POSTS):
         post = follows_to(client, f"/ghostly-{n}/", f"/blog/ghostly-{n}/")
         assert post.status_code == 200
