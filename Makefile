@@ -8,7 +8,8 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/cedana_blog
 PYTEST_ARGS ?=
 # pytest-xdist workers. Django runs the tests that commit (transactional) last, because they leave
 # the database empty; xdist's plain `load` keeps that order on each worker. The rehearsals that
-# start servers for a whole file (tests/scale, tests/ops) then run in one process, in file order.
+# start servers for a whole file (tests/scale, tests/ops) then run in one process, in file order;
+# its exit code 5 means PYTEST_ARGS deselected every one of them (the SQLite pass).
 TEST_WORKERS ?= 2
 
 .PHONY: help install run serve test lint format messages lock bench clean bench-search audit serve-prod scheduler scale-proof lighthouse faults load
@@ -39,7 +40,6 @@ test: install ## run lint, Django checks, migrations check and every test with c
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) manage.py check
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) manage.py makemigrations --check --dry-run
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest -n $(TEST_WORKERS) --ignore=tests/scale --ignore=tests/ops --cov --cov-report= --durations=30 $(PYTEST_ARGS)
-	# Exit code 5: PYTEST_ARGS deselected every rehearsal (the SQLite pass).
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest -n0 tests/scale tests/ops --cov --cov-append --cov-report=term $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 audit: install ## check the locked dependencies for known vulnerabilities (pip-audit)
