@@ -45,6 +45,7 @@ FOCUS_STATE = """() => {
         skip: element.classList.contains('skip-link'),
         outline: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
         inMain: element.closest('main') !== null,
+        stop: element.dataset.tabStop ?? null,
     };
 }"""
 
@@ -65,21 +66,28 @@ def test_the_skip_link_comes_first_and_moves_focus_to_the_content(open_page):
 @pytest.mark.parametrize("name", READER_PAGES)
 def test_tab_reaches_every_link_and_control_with_a_visible_focus(open_page, name):
     page = open_page(READER_PAGES[name], "tablet")
+    # Number each link and control in document order, so a Tab can be matched to what it reached.
     focusable = page.evaluate(
         """() => [...document.querySelectorAll('a[href], button, input, select, textarea,'
             + ' [tabindex]:not([tabindex="-1"])')]
             .filter((e) => e.tabIndex >= 0 && !e.closest('[aria-hidden="true"]')
                 && e.getClientRects().length > 0)
-            .length"""
+            .map((e, index) => { e.dataset.tabStop = index; }).length"""
     )
-    reached, unfocused = 0, []
-    for _ in range(focusable + 5):
+    reached, unfocused = [], []
+    for _ in range(2 * focusable + 5):
         page.keyboard.press("Tab")
         state = page.evaluate(FOCUS_STATE)
-        if state["tag"] == "BODY":
-            break
-        reached += 1
-        if not state["outline"]:
+        if state["tag"] != "BODY" and not state["outline"]:
             unfocused.append(state)
-    assert reached == focusable, f"Tab reached {reached} of {focusable} links and controls"
+        if state["stop"] is None:
+            # The page itself, between the last stop and the first; a busy CI machine has also
+            # once dropped focus to it mid-page, and the next Tab carried on from there.
+            continue
+        if state["stop"] in reached:
+            break  # back at the start: a full round
+        reached.append(state["stop"])
+    missed = sorted(set(map(str, range(focusable))) - set(reached), key=int)
+    assert missed == [], f"Tab reached {len(reached)} of {focusable}; never reached stops {missed}"
+    assert reached == sorted(reached, key=int), "Tab order differs from the reading order"
     assert unfocused == [], "focus not visible on these"
