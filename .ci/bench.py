@@ -355,7 +355,7 @@ def bench_readers(env, engine, posts, args, rows):
 
 FIRST_AFTER_CHANGE = """
 import json, time, urllib.request
-from blog.generation import bump_generation
+from blog.caching.generation import bump_generation
 times = {}
 for name, url in json.loads(URLS).items():
     urllib.request.urlopen(url, timeout=30).read()

@@ -6,9 +6,10 @@ class BlogConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        # Scheduling, page-cache and imported-redirect signal handlers (and the cache's serve hook)
-        # register on import.
-        from . import cache, signals  # noqa: F401
+        # The handlers of what retires cached pages, the page cache's serve hook, the editorial
+        # roles' and imported redirects' handlers register on import.
+        from . import signals  # noqa: F401
+        from .caching import invalidation, pages  # noqa: F401
         from .importing import redirects  # noqa: F401
         from .renditions import prepare_after_pass
         from .scheduling import pass_finished

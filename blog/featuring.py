@@ -13,10 +13,9 @@ from django.db import transaction
 from django.utils import timezone
 from wagtail.log_actions import log
 
-from .cache import content_changed
+from .caching.invalidation import content_changed, purge_listings
 from .editorial import in_editor_zone
 from .models import BlogPage
-from .signals import purge_listings
 
 FEATURE, UNFEATURE = "blog.feature", "blog.unfeature"
 

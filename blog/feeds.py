@@ -11,8 +11,8 @@ from django.http import Http404
 from django.utils.feedgenerator import Atom1Feed, Enclosure, Rss201rev2Feed
 from django.utils.html import escape
 
-from .fragments import PostFragment, render_fragments
-from .generation import first_since_change
+from .caching.fragments import PostFragment, render_fragments
+from .caching.generation import first_since_change
 from .models import BlogPage, BlogPageAuthor, BlogPageTopic, Topic
 from .seo import SHARE_IMAGE_SPEC, absolute_url, brand_name, site_root_url
 
@@ -53,7 +53,7 @@ class BlogFeed(Feed):
     """The newest readable posts of one blog, or of one topic in it. Query strings are ignored.
 
     Past routing, a feed costs one query for its posts' ids: each item is built once per post
-    and kept in the content cache (blog/fragments.py).
+    and kept in the content cache (blog/caching/fragments.py).
 
     What an editor typed is shown as typed. RSS cannot say whether a <title> or <description>
     is text or HTML, and feed readers render both as HTML (descriptions by the spec, titles by

@@ -36,9 +36,9 @@ from wagtail.search import index
 
 from . import visibility
 from .blocks import BodyBlock
+from .caching.remembered import remember
 from .compiled import REQUEST_TIME, PagedIds, listing_shapes
 from .forms import BlogPageForm, CharacterLimitModelForm
-from .generation import remember
 from .importing.models import ImportedItem  # noqa: F401  (registers the model with the blog app)
 from .panels import AtLeastOneChosenPanel, schedule_panels
 from .previews import BlogPagePreviewMixin
@@ -283,13 +283,9 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         return PagedIds(listing_shapes.get(shape, build), using)
 
     def featured(self):
-        """choose_featured, chosen once for every process until the content changes or the
-        chosen post expires (only then can another take its place without a publish)."""
-        key = f"featured-post:{self.pk}"
-        chosen = remember(key, lambda: self.choose_featured(self.posts()))
-        if chosen is not None and visibility.is_past_expiry(chosen):
-            chosen = self.choose_featured(self.posts())
-        return chosen
+        """choose_featured, chosen once for every process until the content changes or a post
+        expires (only then can another take its place without a publish)."""
+        return remember(f"featured-post:{self.pk}", lambda: self.choose_featured(self.posts()))
 
     def choose_featured(self, posts):
         """Of the featured posts readers can see, the one featured last (blog/featuring.py),
@@ -303,34 +299,24 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
 
     def topics_with_counts(self, posts):
         """Topics with their number of readable posts; each row also carries the number of all
-        readable posts, which the "All posts" chip shows, so that needs no query of its own,
-        and when the first of them expires, after which the counts are wrong."""
+        readable posts, which the "All posts" chip shows, so that needs no query of its own."""
         whole = posts.order_by()
         count_all = whole.annotate(n=Func("pk", function="COUNT")).values("n")
-        first_expiry = whole.annotate(at=Func("expire_at", function="MIN")).values("at")
         return (
             Topic.objects.filter(post_links__page__in=posts.values("pk"))
             .annotate(
                 post_count=Count("post_links__page", distinct=True),
                 total_posts=Subquery(count_all),
-                counts_expire_at=Subquery(first_expiry),
             )
             .order_by("name")
         )
 
     def topic_counts(self):
-        """topics_with_counts, counted once for every process until the content changes (they
-        scan every post: ~30 ms at 10,000 posts) or one of the counted posts expires."""
-
-        def count():
-            return list(self.topics_with_counts(self.posts()))
-
-        topics = remember(f"topic-counts:{self.pk}", count)
-        expires_at = topics[0].counts_expire_at if topics else None
-        if expires_at is not None and expires_at <= timezone.now():
-            # Until the scheduler unpublishes the post (and so moves the generation on).
-            topics = count()
-        return topics
+        """topics_with_counts, counted once for every process until the content changes or a
+        post expires (they scan every post: ~30 ms at 10,000 posts)."""
+        return remember(
+            f"topic-counts:{self.pk}", lambda: list(self.topics_with_counts(self.posts()))
+        )
 
     def listing_context(self, request, topic=None):
         # The view layer, imported only when a page is served (blog/serving.py).
@@ -662,12 +648,9 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         return self.get_parent().specific
 
     def remembered_related_posts(self):
-        """related_posts, found once for every process until the content changes or one of
-        them expires (only then can another take its place without a publish)."""
-        related = remember(f"related-posts:{self.pk}", self.related_posts)
-        if any(visibility.is_past_expiry(post) for post in related):
-            related = self.related_posts()
-        return related
+        """related_posts, found once for every process until the content changes or a post
+        expires (only then can another take its place without a publish)."""
+        return remember(f"related-posts:{self.pk}", self.related_posts)
 
     def related_posts(self, limit=3):
         """Newest readable posts of this blog that share this post's first topic."""

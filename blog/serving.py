@@ -1,5 +1,5 @@
 """What the blog's pages answer readers: the listing's and the post's template context, and the
-feeds, built from fragments rendered once and shared (blog/fragments.py, blog/chrome.py).
+feeds, built from fragments rendered once and shared (blog/caching/).
 
 The view layer of the page models. Wagtail serves a page through its model, so BlogIndexPage's
 routes and BlogPage.get_context hand over to this module, importing it only when a page is
@@ -9,10 +9,17 @@ contract in pyproject.toml).
 
 from django.core.paginator import Paginator
 
-from . import chrome
+from .caching import chrome
+from .caching.fragments import (
+    ARTICLE,
+    CARD,
+    FEATURED_CARD,
+    LISTED_POST,
+    POST_META,
+    render_fragments,
+)
+from .caching.generation import first_since_change
 from .feeds import BlogAtom, BlogFeed
-from .fragments import ARTICLE, CARD, FEATURED_CARD, LISTED_POST, POST_META, render_fragments
-from .generation import first_since_change
 from .models import BlogPage, prefetch_cards
 from .seo import post_meta
 

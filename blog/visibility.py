@@ -8,15 +8,12 @@ pages, feeds, the sitemap, search and its suggestions, related posts and the hea
 filter or check through here, and nothing else decides.
 """
 
-import math
-
-from django.conf import settings
 from django.db.models import CharField, Exists, ExpressionWrapper, F, Min, OuterRef, Q
 from django.db.models.functions import Length, Substr
 from django.utils import timezone
 from wagtail.models import Page, PageViewRestriction
 
-from .generation import remember
+from .caching.generation import remember_until_changed
 
 
 def current(pages, now=None):
@@ -39,7 +36,7 @@ def visible(pages, now=None):
     """The pages of `pages` readers may see. The hidden branches are a short list, remembered
     until the content changes, so a listing of thousands of posts tests a few prefixes."""
     pages = current(pages, now)
-    for branch in remember("hidden-branches", hidden_branches):
+    for branch in remember_until_changed("hidden-branches", hidden_branches):
         pages = pages.exclude(path__startswith=branch)
     return pages
 
@@ -112,22 +109,8 @@ def restrictions_over(page):
     ).distinct()
 
 
-# How long a remembered answer may live ---------------------------------------------------
-
-
 def next_expiry():
-    """When the next visible page stops being visible without anyone publishing."""
+    """When the next visible page stops being visible without anyone publishing: the deadline
+    of everything remembered for readers (blog/caching/remembered.py)."""
     pages = current(Page.objects.all())
     return pages.aggregate(Min("expire_at"))["expire_at__min"]
-
-
-def lifetime_until_next_expiry(lifetime=None):
-    """Seconds a remembered answer may live: the configured TTL, cut short when a post expires
-    sooner. Between its expiry and the scheduler's next pass the listings already hide it,
-    and nothing remembered may lag behind. The next expiry only moves when pages change."""
-    lifetime = settings.CONTENT_CACHE_TTL if lifetime is None else lifetime
-    expiry = remember("next-expiry", next_expiry)
-    if expiry is not None:
-        seconds = math.ceil((expiry - timezone.now()).total_seconds())
-        lifetime = min(lifetime, max(1, seconds))
-    return lifetime

@@ -1,6 +1,6 @@
 from django.utils.functional import SimpleLazyObject
 
-from blog.generation import remember
+from blog.caching.remembered import remember
 
 
 def header_blog_index():

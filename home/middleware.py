@@ -13,7 +13,8 @@ from contextlib import suppress
 from django.db import DatabaseError
 from wagtail.models import Site
 
-from blog.generation import remember, shared_cache_enabled
+from blog.caching.generation import shared_cache_enabled
+from blog.caching.remembered import remember
 
 from .health import PROBE_PATHS
 from .library_adapters import (

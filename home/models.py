@@ -66,7 +66,7 @@ class HomePage(Page):
         """The blogs below this page, each fetched as itself (Wagtail's own lookup fetches the
         base page and then the blog), in one query shared by every process until the content
         changes: nearly every reader's request passes through a blog."""
-        from blog.generation import remember
+        from blog.caching.remembered import remember
         from blog.models import BlogIndexPage
         from blog.visibility import with_restriction_flag
 

@@ -1,5 +1,5 @@
 """What a results page shows of each post, apart from the query: built once per post for every
-process (blog/fragments.py) and reused by every search that finds it.
+process (blog/caching/fragments.py) and reused by every search that finds it.
 
 A remembered search knows its posts only by id (search/views.py). The parts of a row that do
 not depend on the query (its address, title, summary, topic and byline, and the post's text
@@ -12,7 +12,7 @@ import html
 
 from django.template.loader import get_template
 
-from blog.fragments import PostFragment, render_fragments
+from blog.caching.fragments import PostFragment, render_fragments
 from blog.models import byline_prefetch, topic_prefetch
 
 

@@ -9,9 +9,8 @@ from django.utils.functional import SimpleLazyObject
 from modelsearch.utils import normalise_query_string
 from wagtail.contrib.search_promotions.models import SearchPromotion
 
-from blog.generation import remember
+from blog.caching.remembered import remember
 from blog.models import BlogPage, BlogPageTopic, Topic
-from blog.visibility import lifetime_until_next_expiry
 
 from .excerpts import excerpt, highlight, match_pattern, shows_summary
 from .hits import count_hit
@@ -104,11 +103,7 @@ def ranked_search(query, topic, readable, first, rank=rank_page):
     """Topic counts, the number of matches and the ranked ids of one page of results, shared
     by every process until the content changes (ranking a broad word reads thousands of index
     rows). A post that expires meanwhile is dropped: the answer lives no longer than that."""
-    return remember(
-        ranking_name(query, topic, first),
-        lambda: rank(query, topic, readable, first),
-        timeout=lifetime_until_next_expiry,
-    )
+    return remember(ranking_name(query, topic, first), lambda: rank(query, topic, readable, first))
 
 
 def landing_choices(readable):
@@ -126,9 +121,7 @@ def landing_context(request, readable):
     """What an empty or fruitless search offers instead: topics to browse, the newest posts.
     The same for every search, so chosen once per content change (or expiry), and the posts
     shown from their remembered rows."""
-    popular, recent = remember(
-        "search-landing", lambda: landing_choices(readable), timeout=lifetime_until_next_expiry
-    )
+    popular, recent = remember("search-landing", lambda: landing_choices(readable))
     rows = rows_by_id(request, PostsToShow(readable, recent))
     return {"popular_topics": popular, "recent_posts": [rows[pk] for pk in recent if pk in rows]}
 
@@ -186,9 +179,7 @@ def search(request):
     # the cache, and only the title and excerpt are marked for this query.
     picked = []
     if wanted == 1 and page.number == 1:
-        all_picks = remember(
-            "editors-picks", lambda: editors_picks(readable), timeout=lifetime_until_next_expiry
-        )
+        all_picks = remember("editors-picks", lambda: editors_picks(readable))
         picked = all_picks.get(query_string, [])
     shown = PostsToShow(readable, list(dict.fromkeys([*page, *(pk for pk, _ in picked)])))
     rows = rows_by_id(request, shown)

@@ -12,7 +12,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from wagtail.contrib.search_promotions.models import QueryDailyHits
 
-from blog.generation import shared_cache_enabled
+from blog.caching.generation import shared_cache_enabled
 from blog.models import BlogPage
 
 from .query import QueryTooLong, ReaderQuery

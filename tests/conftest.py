@@ -7,8 +7,8 @@ from django.core.management import call_command
 from django.db import connection
 from wagtail.models import Page, Site
 
+from blog.caching.memory import local_memory
 from blog.management.commands import load_demo
-from blog.memory import local_memory
 from home.models import HomePage, SiteSettings
 
 from .factories import make_author, make_blog_index, make_topic

@@ -19,7 +19,7 @@ from modelsearch.backends import get_search_backend
 from wagtail.blocks import ChooserBlock
 from wagtail.models import Page
 
-from blog.cache import content_changed
+from blog.caching.invalidation import content_changed
 from blog.models import BlogPage, BlogPageAuthor, BlogPageTopic
 from blog.reading import reading_minutes
 

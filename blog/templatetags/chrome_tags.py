@@ -15,7 +15,7 @@ unsaved page: it renders the block afresh and keeps nothing.
 from django import template
 from django.utils.safestring import mark_safe
 
-from blog.generation import remember
+from blog.caching.remembered import remember
 from home.middleware import site_id
 
 register = template.Library()

@@ -66,8 +66,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Every part of a request below reads the content generation once (blog/generation.py).
-    "blog.generation.OneGenerationPerRequest",
+    # Every part of a request below reads the content generation once (blog/caching/generation.py).
+    "blog.caching.generation.OneGenerationPerRequest",
     "django.middleware.security.SecurityMiddleware",
     # Before whitenoise, so static files carry the policy too.
     "home.security.ContentSecurityPolicyMiddleware",
@@ -76,8 +76,8 @@ MIDDLEWARE = [
     # so stores plain HTML and gzips it per request for clients that accept it. BREACH: Django
     # masks the CSRF token per response and pads the gzip header with random bytes.
     "config.compression.RenderedResponseGZipMiddleware",
-    # Stores the final response of a cacheable page; its partner below serves it (blog/cache.py).
-    "blog.cache.PageCacheUpdateMiddleware",
+    # Stores the final response of a cacheable page; its partner below serves it (blog/caching/pages.py).
+    "blog.caching.pages.PageCacheUpdateMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -93,7 +93,7 @@ MIDDLEWARE = [
     "wagtail.contrib.redirects.middleware.RedirectMiddleware",
     # Imported WordPress addresses like /?p=123, which the home page would answer (blog/importing).
     "blog.importing.middleware.OldQueryAddressRedirectMiddleware",
-    "blog.cache.PageCacheFetchMiddleware",
+    "blog.caching.pages.PageCacheFetchMiddleware",
     # After the page cache, so only pages rendered afresh look the settings up; the page cache
     # looks up only the site, which its keys name (home/middleware.py).
     "home.middleware.SharedSiteMiddleware",
@@ -218,23 +218,23 @@ else:
         }
     }
 
-# The full-page cache for anonymous readers (blog/cache.py): PAGE_CACHE=off turns it off;
+# The full-page cache for anonymous readers (blog/caching/pages.py): PAGE_CACHE=off turns it off;
 # entries live at most PAGE_CACHE_TTL seconds even if a change somehow went unnoticed.
 PAGE_CACHE = env_bool("PAGE_CACHE", True)
 PAGE_CACHE_TTL = int(os.environ.get("PAGE_CACHE_TTL", "600"))
 # What every reader request would otherwise look up again (the site and its settings, the
 # header's blog, hidden branches, topics, editors' picks, ranked search results), shared by all
-# processes and keyed by the content generation (blog/generation.py). CONTENT_CACHE=off turns
+# processes and keyed by the content generation (blog/caching/generation.py). CONTENT_CACHE=off turns
 # it off; entries live at most CONTENT_CACHE_TTL seconds.
 CONTENT_CACHE = env_bool("CONTENT_CACHE", True)
 CONTENT_CACHE_TTL = int(os.environ.get("CONTENT_CACHE_TTL", "600"))
 # Each process also keeps this many of the most recently used entries in its own memory
-# (blog/memory.py; ~5 KB each on average, an article up to ~50 KB); 0 turns that off.
+# (blog/caching/memory.py; ~5 KB each on average, an article up to ~50 KB); 0 turns that off.
 CONTENT_CACHE_LOCAL_ENTRIES = int(os.environ.get("CONTENT_CACHE_LOCAL_ENTRIES", "2000"))
 
 # A CDN or Varnish in front of the site is told which addresses a publish changed: the page
 # itself (wagtail.contrib.frontend_cache) and every listing, feed and sitemap that shows a post
-# (blog/signals.py). Off unless one of these is set.
+# (blog/caching/invalidation.py). Off unless one of these is set.
 WAGTAILFRONTENDCACHE = {}
 if os.environ.get("FRONTEND_CACHE_PURGE_URL"):
     WAGTAILFRONTENDCACHE["http"] = {

@@ -13,7 +13,7 @@ from django.utils import timezone
 from wagtail.images.rect import Rect
 from wagtail.models import PageViewRestriction, Site
 
-from blog.fragments import PostFragment
+from blog.caching.fragments import PostFragment
 from blog.models import BlogIndexPage, BlogPage
 from tests.blog.test_editor_previews import preview
 from tests.blog.test_feeds import rss_items
@@ -330,7 +330,8 @@ def test_a_new_release_of_the_code_never_shows_what_the_last_one_rendered(
 ):
     """A deploy changes templates and code, not the content: nothing the old release stored in
     the shared cache may reach readers of the new one, even with the same content generation."""
-    from blog import generation, serving
+    from blog import serving
+    from blog.caching import generation
 
     with commit():
         publish_post(blog, "Post", authors=[author], topics=[topic])

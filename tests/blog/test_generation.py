@@ -6,15 +6,15 @@ import pytest
 from django.core.cache import cache
 from django.http import HttpResponse
 
-from blog.fragments import PostFragment, render_fragments
-from blog.generation import (
+from blog.caching.fragments import PostFragment, render_fragments
+from blog.caching.generation import (
     GENERATION_KEY,
     OneGenerationPerRequest,
     bump_generation,
     current_generation,
-    remember,
     stored_generation,
 )
+from blog.caching.remembered import remember
 from config.storage import outage_seen
 
 pytestmark = pytest.mark.django_db
@@ -93,7 +93,7 @@ def test_a_release_that_changes_a_template_or_a_stylesheet_keeps_to_its_own_entr
 ):
     """Remembered blocks embed the stylesheet's hashed address: a release that only changes
     the CSS must not be served the last release's blocks."""
-    from blog import generation
+    from blog.caching import generation
 
     for source in generation.RELEASE_SOURCES:
         (tmp_path / source).mkdir()

@@ -8,8 +8,8 @@ import time_machine
 from django.core.cache import cache
 from django.utils import timezone
 
-from blog.generation import remember
-from blog.memory import fetch, keep, local_memory
+from blog.caching.generation import remember_until_changed
+from blog.caching.memory import fetch, keep, local_memory
 
 pytestmark = pytest.mark.django_db
 
@@ -39,9 +39,24 @@ def test_an_answer_cut_short_by_an_expiry_is_rebuilt_when_it_passes(content_cach
     now = timezone.now()
     builds = iter(["before the expiry", "after the expiry"])
     with time_machine.travel(now, tick=False):
-        assert remember("ranking", lambda: next(builds), timeout=5) == "before the expiry"
+        assert remember_until_changed("ranking", lambda: next(builds), lambda: 5) == (
+            "before the expiry"
+        )
     with time_machine.travel(now + timedelta(seconds=6), tick=False):
-        assert remember("ranking", lambda: next(builds), timeout=5) == "after the expiry"
+        assert remember_until_changed("ranking", lambda: next(builds), lambda: 5) == (
+            "after the expiry"
+        )
+
+
+def test_another_process_never_reads_a_value_past_its_deadline(content_cache):
+    """The shared cache keeps whole seconds; a value cut short by a post's expiry at 2.5 s must
+    not be read at 2.7 s by a process that did not keep it."""
+    now = timezone.now()
+    with time_machine.travel(now, tick=False):
+        keep({"answer": 42}, 2.5)
+    local_memory.clear()
+    with time_machine.travel(now + timedelta(seconds=2.7), tick=False):
+        assert fetch(["answer"]) == {}
 
 
 def test_the_process_keeps_only_the_most_recently_used_entries(content_cache, settings):

@@ -18,7 +18,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from blog.generation import forget
+from blog.caching.generation import forget
 from blog.models import BlogPage
 from search.query import ReaderQuery
 from search.views import ranking_name

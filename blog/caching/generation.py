@@ -133,16 +133,19 @@ def remembered_key(name):
 
 
 def forget(name):
-    """Drop what remember() holds under this name, in the shared cache and this process
+    """Drop what is remembered under this name, in the shared cache and this process
     (benchmarks time the work it saves)."""
     if shared_cache_enabled():
         memory.drop(remembered_key(name))
 
 
-def remember(name, build, timeout=None):
-    """What build() returns, shared by every process until the content changes (or for
-    `timeout` seconds, if sooner: a number, or a function giving it, asked only when the value
-    is stored). The value must pickle; None is remembered too."""
+def remember_until_changed(name, build, lifetime=None):
+    """What build() returns, shared by every process until the content changes, and for
+    `lifetime` seconds at most (a function giving them, asked only when the value is stored;
+    CONTENT_CACHE_TTL by default). The value must pickle; None is remembered too.
+
+    Reader code remembers through blog.caching.remembered, which also ends every value when
+    a post expires; this is its building block, for the inputs of that deadline itself."""
     if not shared_cache_enabled():
         return build()
     key = remembered_key(name)
@@ -152,9 +155,7 @@ def remember(name, build, timeout=None):
     value = build()
     if outage_seen.get():  # built around a missing picture: not for the next reader
         return value
-    if timeout is None:
-        timeout = settings.CONTENT_CACHE_TTL
-    memory.keep({key: value}, timeout() if callable(timeout) else timeout)
+    memory.keep({key: value}, lifetime() if lifetime else settings.CONTENT_CACHE_TTL)
     return value
 
 

@@ -5,7 +5,7 @@ Rendering a post's card is most of the cost of a listing: a responsive picture (
 renditions, each with its filter parsed), its links and its byline; a post's article adds the
 body's blocks. The same card appears on the index, its topic pages, later pages as posts move
 down and under related posts, so each is rendered once and kept in the shared cache, keyed by
-the content generation (blog/generation.py): any change readers could see, an image's
+the content generation (generation.py): any change readers could see, an image's
 included, moves the generation on and retires every fragment at once. One get_many fetches a
 page's fragments; only the missing ones are rendered, after what they show is prefetched.
 """
@@ -17,12 +17,12 @@ from django.conf import settings
 from django.db.models import prefetch_related_objects
 from django.template.loader import get_template
 
+from blog.seo import listed_post, post_meta
 from config.storage import outage_seen
 from home.middleware import site_id
 
 from . import memory
 from .generation import content_key, shared_cache_enabled
-from .seo import listed_post, post_meta
 
 
 @dataclass(frozen=True)

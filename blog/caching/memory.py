@@ -9,6 +9,7 @@ may be cut short by a post's expiry). A page reads two dozen fragments and remem
 from the process they cost no round trip to Redis (or file reads) and no unpickling.
 """
 
+import math
 import threading
 import time
 from collections import OrderedDict
@@ -18,11 +19,14 @@ from django.core.cache import cache
 
 
 def fetch(keys):
-    """The values kept under these keys, by key; keys with nothing kept are left out."""
+    """The values kept under these keys, by key; keys with nothing kept, or kept past their
+    deadline, are left out."""
     found = local_memory.get_many(keys)
     rest = [key for key in keys if key not in found]
     if rest:
-        shared = cache.get_many(rest)
+        now = time.time()
+        # The shared cache counts whole seconds; the deadline is to the instant.
+        shared = {key: entry for key, entry in cache.get_many(rest).items() if entry[1] > now}
         local_memory.set_many(shared)
         found.update((key, value) for key, (value, _deadline) in shared.items())
     return found
@@ -32,7 +36,7 @@ def keep(values, seconds):
     """Keep each value under its key for every process, for `seconds` at most."""
     deadline = time.time() + seconds
     entries = {key: (value, deadline) for key, value in values.items()}
-    cache.set_many(entries, seconds)
+    cache.set_many(entries, math.ceil(seconds))
     local_memory.set_many(entries)
 
 

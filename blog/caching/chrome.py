@@ -9,11 +9,11 @@ import functools
 from django.core.paginator import Paginator
 from django.template.loader import render_to_string
 
+from blog.seo import blog_index_meta
 from home.middleware import site_id
 
 from .fragments import post_id
-from .generation import remember
-from .seo import blog_index_meta
+from .remembered import remember
 
 
 @functools.lru_cache(maxsize=256)
@@ -26,11 +26,9 @@ def pagination(number, num_pages):
 
 
 def topic_filter(request, blog, topics, active_topic, total_posts):
-    """The topic chips. Names and slugs change only with the content generation, which every
-    remembered name includes; the counts can change without it (a post expires before the
-    scheduler unpublishes it), so they are in the name."""
+    """The topic chips, remembered like the counts they show (Blog.topic_counts): until the
+    content changes or a post expires."""
     url = blog.get_url(request)
-    counts = [(topic.pk, topic.post_count) for topic in topics]
     active = active_topic.pk if active_topic else None
     context = {
         "page": blog,
@@ -40,7 +38,7 @@ def topic_filter(request, blog, topics, active_topic, total_posts):
         "total_posts": total_posts,
     }
     return remember(
-        f"topic-filter:{blog.pk}:{url}:{active}:{total_posts}:{counts}",
+        f"topic-filter:{blog.pk}:{url}:{active}",
         lambda: render_to_string("components/topic_filter.html", context),
     )
 

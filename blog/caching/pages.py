@@ -6,32 +6,27 @@ in MIDDLEWARE so a hit still passes through the security and CSP middlewares on 
 final response, after every middleware that might add a cookie.
 
 Correctness comes from the key, not from purging: every key holds the content generation
-(blog/generation.py), which moves whenever something readers can see changes. One bump and
-every cached page is a miss, so a reader never sees a listing older than the last publish.
+(generation.py), which moves whenever something readers can see changes (invalidation.py). One
+bump and every cached page is a miss, so a reader never sees a listing older than the last
+publish; a page showing a post that expires is not served past that moment.
 """
 
 import hashlib
+import math
+import time
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
-from django.db.models.signals import post_delete, post_save
-from django.dispatch import receiver
 from django.http import HttpResponse
 from django.utils.cache import patch_cache_control
 from wagtail import hooks
-from wagtail.contrib.search_promotions.models import SearchPromotion
-from wagtail.contrib.settings.models import BaseGenericSetting, BaseSiteSetting
-from wagtail.images import get_image_model
-from wagtail.models import COMMENTS_RELATION_NAME, Page, PageViewRestriction, Site
-from wagtail.signals import page_published, page_unpublished, post_page_move
 
+from blog.visibility import is_visible
 from home.health import PROBE_PATHS
 from home.middleware import site_id
 
-from .generation import bump_generation, content_key
-from .models import Author, BlogPageAuthor, BlogPageTopic, Topic
-from .visibility import is_visible, lifetime_until_next_expiry
+from .generation import content_key
+from .remembered import lifetime_until_next_expiry
 
 KEY_PREFIX = "pagecache"
 # Never cached, whatever the page says: editors' screens, share links to drafts, and search,
@@ -54,62 +49,10 @@ IGNORED_PARAMS = frozenset({"fbclid", "gclid", "dclid", "msclkid", "ref", "sourc
 UNSTORED_HEADERS = frozenset(
     {"content-security-policy", "content-security-policy-report-only", "x-cache", "set-cookie"}
 )
-# Changing a row of any of these changes what some reader page shows.
-READER_VISIBLE_MODELS = (
-    Page,
-    Topic,
-    Author,
-    BlogPageAuthor,
-    BlogPageTopic,
-    BaseSiteSetting,
-    BaseGenericSetting,
-    Site,
-    PageViewRestriction,
-    SearchPromotion,
-)
 
 
 def cache_enabled():
     return getattr(settings, "PAGE_CACHE", False)
-
-
-# The generation ---------------------------------------------------------------------------
-
-
-def content_changed(**kwargs):
-    """Retire every cached page once the current transaction commits (a rolled-back change
-    retires nothing). A transaction that changes many rows bumps many times: each bump is
-    a one-row UPDATE, cheaper than bookkeeping to skip it."""
-    transaction.on_commit(bump_generation)
-
-
-# Saving a draft (by hand or by autosave, every few seconds while an editor types) writes only
-# these columns of the page row: nothing a reader sees, so no reader's cached page is retired.
-DRAFT_ONLY_FIELDS = frozenset(
-    {
-        "latest_revision",
-        "latest_revision_created_at",
-        "draft_title",
-        "has_unpublished_changes",
-        COMMENTS_RELATION_NAME,
-    }
-)
-
-
-@receiver(post_save)
-@receiver(post_delete)
-def row_changed(sender, update_fields=None, **kwargs):
-    if update_fields and issubclass(sender, Page) and update_fields <= DRAFT_ONLY_FIELDS:
-        return
-    if issubclass(sender, READER_VISIBLE_MODELS) or sender is get_image_model():
-        content_changed()
-
-
-# Wagtail's own signals are covered by the page row saves above; listening to them as well keeps
-# the cache right if a future Wagtail publishes without saving the page row.
-page_published.connect(content_changed, dispatch_uid="page_cache_published")
-page_unpublished.connect(content_changed, dispatch_uid="page_cache_unpublished")
-post_page_move.connect(content_changed, dispatch_uid="page_cache_moved")
 
 
 # Which requests and responses qualify -----------------------------------------------------
@@ -175,10 +118,6 @@ def is_storable(request, response):
     return not (user is not None and user.is_authenticated)
 
 
-def entry_lifetime():
-    return lifetime_until_next_expiry(settings.PAGE_CACHE_TTL)
-
-
 def mark_for_readers(response):
     # Browsers and shared caches revalidate every time: only this cache knows about publishes.
     patch_cache_control(response, public=True, max_age=0)
@@ -199,7 +138,7 @@ class PageCacheFetchMiddleware:
             key = cache_key_for(request)
             request._page_cache_key = key
             entry = cache.get(key) if key else None
-            if entry is not None:
+            if entry is not None and entry["until"] > time.time():
                 request._page_cache_hit = True
                 response = HttpResponse(entry["content"], status=entry["status"])
                 for name, value in entry["headers"]:
@@ -231,10 +170,13 @@ class PageCacheUpdateMiddleware:
             for name, value in response.headers.items()
             if name.lower() not in UNSTORED_HEADERS
         ]
-        cache.set(
-            key,
-            {"status": response.status_code, "headers": headers, "content": response.content},
-            entry_lifetime(),
-        )
+        lifetime = lifetime_until_next_expiry(settings.PAGE_CACHE_TTL)
+        entry = {
+            "status": response.status_code,
+            "headers": headers,
+            "content": response.content,
+            "until": time.time() + lifetime,
+        }
+        cache.set(key, entry, math.ceil(lifetime))
         response["X-Cache"] = "MISS"
         return response

@@ -1,0 +1,133 @@
+"""What retires what readers are shown: every change they could see, in one place.
+
+Inside the project nothing is purged. Every page, fragment and remembered value is kept under
+a key that names the content generation (generation.py), so one bump retires all of it in
+every process at once; what a post's expiry retires, each entry's own deadline retires
+(remembered.py). A change readers could see is:
+
+- a saved or deleted row of a page, topic, author, byline, topic link, picture, site, site
+  setting, view restriction or search promotion (a draft save is not: it writes only the
+  draft's columns of the page row);
+- a publish, unpublish or move (Wagtail's own signals, which the row saves already cover);
+- what no row save reports: featuring a post (featuring.py calls content_changed).
+
+Outside the project, a CDN or Varnish in front of it (WAGTAILFRONTENDCACHE) is told which
+addresses show a page that was published or unpublished; Wagtail's frontend_cache app purges
+the page itself.
+"""
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+from django.urls import reverse
+from wagtail.contrib.frontend_cache.utils import PurgeBatch
+from wagtail.contrib.search_promotions.models import SearchPromotion
+from wagtail.contrib.settings.models import BaseGenericSetting, BaseSiteSetting
+from wagtail.images import get_image_model
+from wagtail.models import COMMENTS_RELATION_NAME, Page, PageViewRestriction, Site
+from wagtail.signals import page_published, page_unpublished, post_page_move
+
+from blog.models import Author, BlogIndexPage, BlogPage, BlogPageAuthor, BlogPageTopic, Topic
+
+from .generation import bump_generation
+
+# Changing a row of any of these changes what some reader page shows.
+READER_VISIBLE_MODELS = (
+    Page,
+    Topic,
+    Author,
+    BlogPageAuthor,
+    BlogPageTopic,
+    BaseSiteSetting,
+    BaseGenericSetting,
+    Site,
+    PageViewRestriction,
+    SearchPromotion,
+)
+
+
+def content_changed(**kwargs):
+    """Retire every cached page once the current transaction commits (a rolled-back change
+    retires nothing). A transaction that changes many rows bumps many times: each bump is
+    a one-row UPDATE, cheaper than bookkeeping to skip it."""
+    transaction.on_commit(bump_generation)
+
+
+# Saving a draft (by hand or by autosave, every few seconds while an editor types) writes only
+# these columns of the page row: nothing a reader sees, so no reader's cached page is retired.
+DRAFT_ONLY_FIELDS = frozenset(
+    {
+        "latest_revision",
+        "latest_revision_created_at",
+        "draft_title",
+        "has_unpublished_changes",
+        COMMENTS_RELATION_NAME,
+    }
+)
+
+
+@receiver(post_save)
+@receiver(post_delete)
+def row_changed(sender, update_fields=None, **kwargs):
+    if update_fields and issubclass(sender, Page) and update_fields <= DRAFT_ONLY_FIELDS:
+        return
+    if issubclass(sender, READER_VISIBLE_MODELS) or sender is get_image_model():
+        content_changed()
+
+
+# Wagtail's own signals are covered by the page row saves above; listening to them as well keeps
+# the cache right if a future Wagtail publishes without saving the page row.
+page_published.connect(content_changed, dispatch_uid="page_cache_published")
+page_unpublished.connect(content_changed, dispatch_uid="page_cache_unpublished")
+post_page_move.connect(content_changed, dispatch_uid="page_cache_moved")
+
+
+# Frontend cache (CDN, Varnish) -------------------------------------------------------------
+
+
+def listing_urls(blog):
+    """Every address of a blog that lists posts: its pages, its feeds, each topic's pages and
+    feeds. Later pages of a listing than FRONTEND_CACHE_PURGE_PAGES are left to expire."""
+    base = blog.get_full_url()
+    if base is None:  # not routable from any site
+        return []
+    pages = range(2, settings.FRONTEND_CACHE_PURGE_PAGES + 1)
+
+    def listing(path):
+        return [base + path, *(f"{base}{path}?page={number}" for number in pages)]
+
+    urls = [*listing(""), base + "feed/", base + "atom/"]
+    for slug in Topic.objects.values_list("slug", flat=True):
+        topic = blog.reverse_subpage("topic_posts", kwargs={"slug": slug})
+        urls += [*listing(topic), f"{base}{topic}feed/", f"{base}{topic}atom/"]
+    return urls
+
+
+def purge_what_shows(page):
+    """The addresses outside the page itself that show it: the blog's listings and feeds, the
+    home page (newest posts) and the sitemap. Wagtail's frontend_cache app purges the page."""
+    blog = page if isinstance(page, BlogIndexPage) else page.get_parent().specific
+    batch = PurgeBatch(listing_urls(blog))
+    home = blog.get_parent()
+    root = home.get_full_url()
+    if root is not None:
+        batch.add_url(root)
+        batch.add_url(root.rstrip("/") + reverse("sitemap"))
+    batch.purge()
+
+
+def purge_listings(sender, instance, **kwargs):
+    if not settings.WAGTAILFRONTENDCACHE:
+        return
+    # After commit, so that a CDN refetching at once gets the new listing, not the old one.
+    transaction.on_commit(lambda: purge_what_shows(instance))
+
+
+for page_type in (BlogPage, BlogIndexPage):
+    page_published.connect(
+        purge_listings, sender=page_type, dispatch_uid=f"purge_published_{page_type.__name__}"
+    )
+    page_unpublished.connect(
+        purge_listings, sender=page_type, dispatch_uid=f"purge_unpublished_{page_type.__name__}"
+    )

@@ -1,0 +1,33 @@
+"""Remembered values: what reader pages work out once (the featured post, topic counts,
+related posts, the sites and their settings, a search's ranking, the chrome's fragments) and
+every process reuses.
+
+Each value lives until the content changes (its key names the content generation) and never
+past the moment the next visible post expires: a post can drop out of sight without anyone
+publishing (the scheduler unpublishes it within a minute), and nothing remembered may show it
+meanwhile. The deadline travels with the value, so no caller re-checks an expiry.
+"""
+
+from django.conf import settings
+from django.utils import timezone
+
+from blog.visibility import next_expiry
+
+from .generation import remember_until_changed
+
+
+def remember(name, build):
+    """What build() returns, shared by every process until the content changes or the next
+    visible post expires. The value must pickle; None is remembered too."""
+    return remember_until_changed(name, build, lifetime=lifetime_until_next_expiry)
+
+
+def lifetime_until_next_expiry(longest=None):
+    """Seconds something built for readers may be kept: `longest` (CONTENT_CACHE_TTL by
+    default), cut short when a visible post expires sooner. The next expiry itself only moves
+    when pages change."""
+    longest = settings.CONTENT_CACHE_TTL if longest is None else longest
+    expiry = remember_until_changed("next-expiry", next_expiry)
+    if expiry is None:
+        return longest
+    return min(longest, max(1, (expiry - timezone.now()).total_seconds()))
