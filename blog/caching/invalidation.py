@@ -9,7 +9,8 @@ every process at once; what a post's expiry retires, each entry's own deadline r
   setting, view restriction or search promotion (a draft save is not: it writes only the
   draft's columns of the page row);
 - a publish, unpublish or move (Wagtail's own signals, which the row saves already cover);
-- what no row save reports: featuring a post (featuring.py calls content_changed).
+- what no row save reports, whose writers call content_changed themselves: featuring a post
+  (an update() of two columns) and the demo generator's bulk inserts.
 
 Outside the project, a CDN or Varnish in front of it (WAGTAILFRONTENDCACHE) is told which
 addresses show a page that was published or unpublished; Wagtail's frontend_cache app purges
