@@ -88,7 +88,7 @@ def content_cache(settings, tmp_path):
     settings.CONTENT_CACHE = True
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "home.library_adapters.FileCache",
             "LOCATION": str(tmp_path / "cache"),
             "OPTIONS": {"MAX_ENTRIES": 50_000},  # as in production (config/settings/base.py)
         }

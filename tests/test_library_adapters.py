@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.cache.backends.filebased import FileBasedCache
 from django.db import connection
 from django.test import RequestFactory
 from modelsearch.backends import get_search_backend
@@ -16,6 +17,7 @@ from wagtail.models import Site
 from blog.models import BlogPage
 from home.library_adapters import (
     STORED_TITLE_BODY,
+    FileCache,
     give_site,
     matching_site,
     request_hostname,
@@ -169,3 +171,24 @@ def test_the_stored_column_on_modelsearchs_index_table_is_still_title_and_body()
         f"{entry._meta.db_table} has no generated {STORED_TITLE_BODY} column: modelsearch's "
         "index table moved or was rebuilt (search/migrations/0003)"
     )
+
+
+def test_the_file_cache_counts_its_entries_once_a_second_and_still_culls_past_the_limit(
+    tmp_path, monkeypatch
+):
+    """Django counts the folder in FileBasedCache._list_cache_files, from _cull, before each
+    write; FileCache spaces the counts out. Fails if Django stops culling through them."""
+    counts = []
+    list_files = FileBasedCache._list_cache_files
+    monkeypatch.setattr(
+        FileBasedCache, "_list_cache_files", lambda self: counts.append(1) or list_files(self)
+    )
+    cache = FileCache(str(tmp_path), {"OPTIONS": {"MAX_ENTRIES": 4, "CULL_FREQUENCY": 2}})
+    for number in range(10):
+        cache.set(f"entry-{number}", number)
+    assert len(counts) == 1, "ten writes within a second count the folder once"
+    cache.COUNT_EVERY_SECONDS = 0
+    for number in range(10, 20):
+        cache.set(f"entry-{number}", number)
+    assert len(counts) == 11
+    assert len(list(tmp_path.glob("*.djcache"))) <= 4, "past MAX_ENTRIES the cache is culled"

@@ -210,7 +210,7 @@ if REDIS_URL:
 else:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "home.library_adapters.FileCache",
             "LOCATION": os.environ.get("CACHE_DIR", str(BASE_DIR / "var" / "cache")),
             # Django's default, 300 entries, is a few listings' cards: past it every write
             # deletes a third of the cache, renditions and pages with it.
