@@ -170,10 +170,16 @@ def card_prefetches():
     return [byline_prefetch(), topic_prefetch()]
 
 
-def prefetch_cards(posts):
+def prefetch_cards(posts, pictures=()):
     """Everything these posts' cards show beyond their own rows. Given to render_fragments as
-    a function, so a page whose cards are all cached does not even build the querysets."""
-    prefetch_related_objects(posts, *card_prefetches(), HERO_RENDITIONS)
+    a function, so a page whose cards are all cached does not even build the querysets.
+
+    `pictures`, other images the page shows (a post's body), get their renditions in the same
+    query as the heroes: otherwise each picture asks the cache for its renditions and, as
+    Wagtail does with renditions found there, writes them all back, on every request."""
+    prefetch_related_objects(posts, *card_prefetches(), "hero_image")
+    heroes = [post.hero_image for post in posts if post.hero_image is not None]
+    prefetch_related_objects([*heroes, *pictures], "renditions")
 
 
 def byline_prefetch():
