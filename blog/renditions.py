@@ -75,18 +75,26 @@ def prepare_newest_heroes(limit=NEWEST_POSTS, seconds=SECONDS_PER_PASS):
     return prepared
 
 
+def body_pictures(post):
+    """The images of a post's body, the instances its article renders."""
+    from .blocks import FigureBlock
+
+    return [
+        block.value["image"]
+        for block in post.body
+        if isinstance(block.block, FigureBlock) and block.value["image"] is not None
+    ]
+
+
 def prepare_every_picture(posts):
     """Every rendition the reader pages, the previews and the post editor ask for, of these
     posts' heroes and body pictures; how many images needed any."""
-    from .blocks import FigureBlock
-
     wanted = defaultdict(set)
     for post in posts:
         if post.hero_image_id:
             wanted[post.hero_image_id].update([*hero_filter_specs(), ADMIN_THUMBNAIL_SPEC])
-        for block in post.body:
-            if isinstance(block.block, FigureBlock) and block.value["image"] is not None:
-                wanted[block.value["image"].pk].update(body_filter_specs())
+        for image in body_pictures(post):
+            wanted[image.pk].update(body_filter_specs())
     images = get_image_model().objects.filter(pk__in=wanted).prefetch_related("renditions")
     prepared = 0
     for image in images:

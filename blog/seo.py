@@ -73,7 +73,9 @@ def share_image(image, request):
     if image is None:
         return "", None, None
     try:
-        rendition = image.get_rendition(SHARE_IMAGE_SPEC)
+        # Not get_rendition, which writes the rendition to the cache on every call, found
+        # among the prefetched ones or not; get_renditions writes only what it looked up.
+        rendition = image.get_renditions(SHARE_IMAGE_SPEC)[SHARE_IMAGE_SPEC]
     except SourceImageIOError:
         # The original is unreadable (object store down, file lost): the page goes out without
         # a preview picture rather than not at all; the next request tries again.

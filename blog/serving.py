@@ -21,6 +21,7 @@ from .caching.fragments import (
 from .caching.generation import first_since_change
 from .feeds import BlogAtom, BlogFeed
 from .models import BlogPage, prefetch_cards
+from .renditions import body_pictures
 from .seo import post_meta
 
 
@@ -93,12 +94,17 @@ def post_context(post, request):
         context["main_is_article_body"] = getattr(request, "is_preview", False)
     else:
         related = post.remembered_related_posts()
+
+        def lookups(posts):
+            # The body's pictures, if the article is built, with the heroes' renditions.
+            prefetch_cards(posts, pictures=body_pictures(post) if post in posts else ())
+
         # What is not cached is built after one query each for the bylines, topics and
-        # pictures of this post and the related ones together.
+        # pictures (heroes and body) of this post and the related ones together.
         meta, article, *cards = render_fragments(
             request,
             [(post, POST_META), (post, ARTICLE), *((other, CARD) for other in related)],
-            prefetch_cards,
+            lookups,
         )
     context.update(meta=meta, article=article, related_posts=related, related_cards=cards)
     # The related posts share this post's first topic, which the meta names already.
