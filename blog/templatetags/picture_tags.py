@@ -4,26 +4,11 @@ templates ask for, without reading the compiled templates."""
 
 from django import template
 from django.template.base import Token, TokenType
-from django.utils.functional import cached_property
-from wagtail.images.templatetags.wagtailimages_tags import PictureNode
 from wagtail.images.templatetags.wagtailimages_tags import image as wagtail_image_tag
 
 from blog.renditions import PICTURE_SPECS
 
 register = template.Library()
-
-
-class NamedPictureNode(PictureNode):
-    """Wagtail's picture node, parsing its filters once: a tag's specs never change, and Wagtail
-    parses each filter (its operations' arguments, by introspection) on every render, about a
-    third of a card's picture."""
-
-    @cached_property
-    def parsed_filters(self):
-        return super().get_filters()
-
-    def get_filters(self):
-        return self.parsed_filters
 
 
 @register.tag
@@ -38,6 +23,4 @@ def named_picture(parser, token):
     # Wagtail's own tag parses the same bits, so the picture renders byte for byte as
     # {% picture image <specs> ... %} would.
     contents = " ".join(["picture", image, specs, *rest])
-    node = wagtail_image_tag(parser, Token(TokenType.BLOCK, contents, token.position, token.lineno))
-    node.__class__ = NamedPictureNode
-    return node
+    return wagtail_image_tag(parser, Token(TokenType.BLOCK, contents, token.position, token.lineno))
