@@ -9,8 +9,8 @@ class BlogConfig(AppConfig):
         # Scheduling, page-cache and imported-redirect signal handlers (and the cache's serve hook)
         # register on import.
         from . import cache, signals  # noqa: F401
+        from .editorial.scheduling import pass_finished
         from .importing import redirects  # noqa: F401
         from .renditions import prepare_after_pass
-        from .scheduling import pass_finished
 
         pass_finished.connect(prepare_after_pass, dispatch_uid="blog_prepare_heroes")

@@ -13,10 +13,10 @@ from django.db import transaction
 from django.utils import timezone
 from wagtail.log_actions import log
 
-from .cache import content_changed
-from .editorial import in_editor_zone
-from .models import BlogPage
-from .signals import purge_listings
+from ..cache import content_changed
+from ..models import BlogPage
+from ..signals import purge_listings
+from .overview import in_editor_zone
 
 FEATURE, UNFEATURE = "blog.feature", "blog.unfeature"
 
