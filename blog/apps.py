@@ -10,8 +10,8 @@ class BlogConfig(AppConfig):
         # roles' and imported redirects' handlers register on import.
         from . import signals  # noqa: F401
         from .caching import invalidation, pages  # noqa: F401
+        from .editorial.scheduling import pass_finished
         from .importing import redirects  # noqa: F401
         from .renditions import prepare_after_pass
-        from .scheduling import pass_finished
 
         pass_finished.connect(prepare_after_pass, dispatch_uid="blog_prepare_heroes")

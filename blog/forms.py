@@ -110,7 +110,7 @@ class ScheduledPageForm(WagtailAdminPageForm):
 
 
 # The add form's own key: a second post of the same form edits the post the first one made
-# (blog/autosave.py).
+# (blog/editorial/autosave.py).
 CREATE_KEY = "add_form_key"
 
 ADDRESS_TAKEN = "Another post already has the address “{slug}”. Choose a different one."

@@ -294,8 +294,8 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         return remember(f"featured-post:{self.pk}", lambda: self.choose_featured(self.posts()))
 
     def choose_featured(self, posts):
-        """Of the featured posts readers can see, the one featured last (blog/featuring.py),
-        then the newest."""
+        """Of the featured posts readers can see, the one featured last
+        (blog/editorial/featuring.py), then the newest."""
         return (
             posts.filter(featured=True)
             .order_by(F("featured_at").desc(nulls_last=True), "-first_published_at", "-pk")
@@ -441,8 +441,8 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         "it means. Left empty, the description given to the image in the library is used when "
         "you save. Required to publish; up to 1,000 characters.",
     )
-    # Featuring is an action, not an edit (blog/featuring.py): neither field is in the editor,
-    # and a revision published later leaves both as they are (with_content_json).
+    # Featuring is an action, not an edit (blog/editorial/featuring.py): neither field is in the
+    # editor, and a revision published later leaves both as they are (with_content_json).
     featured = models.BooleanField(
         default=False,
         help_text="Shown in the featured slot at the top of the blog when it is the featured "
@@ -556,8 +556,8 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
 
     def with_content_json(self, content):
         """A revision's content on this post, keeping whether it is featured as it is now:
-        featuring is not part of the content (blog/featuring.py), so publishing a revision
-        saved before the post was featured (or unfeatured) must not undo it."""
+        featuring is not part of the content (blog/editorial/featuring.py), so publishing a
+        revision saved before the post was featured (or unfeatured) must not undo it."""
         post = super().with_content_json(content)
         post.featured, post.featured_at = self.featured, self.featured_at
         return post

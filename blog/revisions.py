@@ -33,7 +33,7 @@ PAGE_WIDE_FIELDS = frozenset(
         "locked",
         "locked_at",
         "locked_by",
-        # Featuring is an action, not an edit (blog/featuring.py).
+        # Featuring is an action, not an edit (blog/editorial/featuring.py).
         "featured",
         "featured_at",
     }

@@ -6,7 +6,7 @@ class SearchConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from blog.scheduling import pass_finished
+        from blog.editorial.scheduling import pass_finished
 
         from .warming import warm_after_pass
 

@@ -20,8 +20,8 @@ from defusedxml import ElementTree
 from django.utils import timezone
 from wagtail.models import PageViewRestriction
 
+from blog.editorial.scheduling import run_pass
 from blog.models import BlogPage
-from blog.scheduling import run_pass
 from tests.factories import draft_post, make_blog_index, make_topic, publish_post
 
 pytestmark = pytest.mark.django_db

@@ -26,7 +26,7 @@ from wagtail.models import Page, PageViewRestriction, ReferenceIndex
 from wagtail.signal_handlers import disable_reference_index_auto_update
 
 from blog.demo.generate import index_posts
-from blog.featuring import set_featured
+from blog.editorial.featuring import set_featured
 from blog.models import (
     RESERVED_POST_SLUGS,
     SUMMARY_MAX_LENGTH,

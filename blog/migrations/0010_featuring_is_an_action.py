@@ -1,4 +1,5 @@
-"""Featuring is one action on a post (blog/featuring.py): the blog's "Featured post" pin goes.
+"""Featuring is one action on a post (blog/editorial/featuring.py): the blog's "Featured post"
+pin goes.
 
 A pinned post becomes featured, featured last, so readers keep seeing what they saw."""
 

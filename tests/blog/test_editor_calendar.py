@@ -14,8 +14,8 @@ from django.utils import timezone
 from wagtail.models import Workflow
 from wagtail.users.models import UserProfile
 
-from blog.editorial import calendar_posts
-from blog.editorial_admin import PostsAdmin
+from blog.editorial.overview import calendar_posts
+from blog.editorial.posts_admin import PostsAdmin
 from blog.models import BlogPage
 from tests.factories import draft_post, make_author, make_topic, publish_post
 

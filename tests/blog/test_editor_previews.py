@@ -6,7 +6,7 @@ import pytest
 from bs4 import BeautifulSoup
 from wagtail.test.utils.form_data import inline_formset, nested_form_data, rich_text, streamfield
 
-from blog.content_checks import BODY_ALT_RULE, CARD_ALT_RULE, SUMMARY_RULE
+from blog.editorial.content_checks import BODY_ALT_RULE, CARD_ALT_RULE, SUMMARY_RULE
 from blog.models import BlogPage
 from tests.factories import draft_post, make_image, publish_post
 

@@ -7,7 +7,7 @@ from bs4 import BeautifulSoup
 from django.utils import timezone
 from wagtail.models import PageViewRestriction
 
-from blog.featuring import set_featured
+from blog.editorial.featuring import set_featured
 from tests.factories import draft_post, make_blog_index, make_topic, publish_post, publish_posts
 
 pytestmark = pytest.mark.django_db

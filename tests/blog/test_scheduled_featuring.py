@@ -6,8 +6,8 @@ import pytest
 import time_machine
 from bs4 import BeautifulSoup
 
-from blog.featuring import set_featured
-from blog.scheduling import run_pass
+from blog.editorial.featuring import set_featured
+from blog.editorial.scheduling import run_pass
 from tests.factories import publish_post
 
 from .scheduling import schedule_post

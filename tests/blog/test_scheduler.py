@@ -8,8 +8,8 @@ import time_machine
 from django.core.management import CommandError, call_command
 from wagtail.models import PageLogEntry, Revision
 
+from blog.editorial.scheduling import run_pass
 from blog.models import BlogPage, SchedulerHeartbeat
-from blog.scheduling import run_pass
 from tests.factories import publish_post
 
 from .scheduling import schedule_post, scheduled_log_entries

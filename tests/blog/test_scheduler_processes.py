@@ -18,7 +18,7 @@ from django.utils import timezone
 from wagtail.models import Revision
 from wagtail.signals import page_published
 
-from blog import scheduling
+from blog.editorial import scheduling
 from blog.models import SchedulerHeartbeat
 from tests.factories import make_author, make_topic
 

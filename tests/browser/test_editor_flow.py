@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from blog.editorial import in_editor_zone
+from blog.editorial.overview import in_editor_zone
 from blog.models import BlogPage
 
 from .conftest import screenshot

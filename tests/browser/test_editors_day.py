@@ -16,7 +16,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 from wagtail.users.models import UserProfile
 
-from blog.featuring import in_slot
+from blog.editorial.featuring import in_slot
 from blog.models import BlogPage
 from blog.roles import REVIEW_WORKFLOW
 

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from blog.scheduling import pass_finished
+from blog.editorial.scheduling import pass_finished
 from search.warming import warm_popular_searches
 from tests.factories import publish_post
 

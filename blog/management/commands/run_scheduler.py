@@ -1,4 +1,5 @@
-"""The project's scheduler: publishes due posts and unpublishes expired ones (blog.scheduling)."""
+"""The project's scheduler: publishes due posts and unpublishes expired ones
+(blog.editorial.scheduling)."""
 
 import logging
 import signal
@@ -8,7 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, close_old_connections
 
-from blog.scheduling import pass_finished, run_pass
+from blog.editorial.scheduling import pass_finished, run_pass
 
 logger = logging.getLogger(__name__)
 

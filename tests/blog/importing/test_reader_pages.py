@@ -5,8 +5,8 @@ from datetime import UTC, datetime
 import pytest
 import time_machine
 
+from blog.editorial.scheduling import run_pass
 from blog.models import BlogPage
-from blog.scheduling import run_pass
 
 from .conftest import FIXTURES
 

@@ -25,7 +25,7 @@ from django.utils.dateparse import parse_datetime
 from wagtail.models import Page, Revision, WorkflowState
 from wagtail.permission_policies.pages import PagePermissionPolicy
 
-from .models import BlogPage, card_prefetches
+from ..models import BlogPage, card_prefetches
 
 DRAFT, IN_REVIEW, SCHEDULED, LIVE, EXPIRED = "draft", "in_review", "scheduled", "live", "expired"
 STATUS_LABELS = {

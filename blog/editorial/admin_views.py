@@ -15,9 +15,10 @@ from django.views.generic import TemplateView
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.permission_policies.pages import PagePermissionPolicy
 
-from .editorial import GOES_LIVE, in_editor_zone, month_weeks, next_month
+from ..models import BlogPage
+from ..share_links import SHARE_LINK_DAYS, DraftShareLink
 from .featuring import in_slot, set_featured, when_it_takes_the_slot
-from .models import BlogPage
+from .overview import GOES_LIVE, in_editor_zone, month_weeks, next_month
 from .rescheduling import (
     CannotReschedule,
     RescheduleForm,
@@ -25,7 +26,6 @@ from .rescheduling import (
     reschedule,
     version_to_reschedule,
 )
-from .share_links import SHARE_LINK_DAYS, DraftShareLink
 
 # Months before 2000 or after 2100 are typos, not plans.
 MIN_YEAR, MAX_YEAR = 2000, 2100

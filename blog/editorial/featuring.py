@@ -13,9 +13,9 @@ from django.db import transaction
 from django.utils import timezone
 from wagtail.log_actions import log
 
-from .caching.invalidation import content_changed, purge_listings
-from .editorial import in_editor_zone
-from .models import BlogPage
+from ..caching.invalidation import content_changed, purge_listings
+from ..models import BlogPage
+from .overview import in_editor_zone
 
 FEATURE, UNFEATURE = "blog.feature", "blog.unfeature"
 

@@ -19,8 +19,8 @@ from wagtail.admin import messages as admin_messages
 from wagtail.admin.action_menu import WorkflowMenuItem
 from wagtail.admin.utils import get_valid_next_url_from_request
 
-from .editorial import in_editor_zone
-from .models import BlogPage
+from ..models import BlogPage
+from .overview import in_editor_zone
 
 
 def schedule_phrase(go_live_at, expire_at):

@@ -15,8 +15,8 @@ from django.dispatch import Signal
 from django.utils import timezone
 from wagtail.models import Page, Revision, get_default_page_content_type
 
-from .models import SchedulerHeartbeat
-from .visibility import past_expiry
+from ..models import SchedulerHeartbeat
+from ..visibility import past_expiry
 
 logger = logging.getLogger(__name__)
 

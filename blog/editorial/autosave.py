@@ -20,8 +20,8 @@ from wagtail import hooks
 from wagtail.admin.utils import set_query_params
 from wagtail.admin.views.pages.edit import EditView
 
-from .forms import CREATE_KEY
-from .models import BlogPage
+from ..forms import CREATE_KEY
+from ..models import BlogPage
 
 CREATE_KEY_LIFETIME = 24 * 60 * 60
 

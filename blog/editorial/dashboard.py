@@ -8,7 +8,7 @@ from wagtail.admin.ui.components import Component
 from wagtail.models import Page, Revision, get_default_page_content_type
 from wagtail.permission_policies.pages import PagePermissionPolicy
 
-from .models import SchedulerHeartbeat
+from ..models import SchedulerHeartbeat
 
 UPCOMING_LIMIT = 10
 

@@ -11,7 +11,8 @@ from wagtail_modeladmin.helpers import PageButtonHelper
 from wagtail_modeladmin.options import ModelAdmin
 from wagtail_modeladmin.views import IndexView
 
-from .editorial import (
+from ..models import Author, BlogIndexPage, BlogPage, Topic
+from .overview import (
     SCHEDULED,
     STATUS_LABELS,
     editorial_posts,
@@ -20,7 +21,6 @@ from .editorial import (
     status_parts,
     with_status,
 )
-from .models import Author, BlogIndexPage, BlogPage, Topic
 
 
 class ChoiceFilter(SimpleListFilter):

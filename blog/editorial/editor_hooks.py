@@ -15,6 +15,8 @@ from wagtail.admin.utils import get_valid_next_url_from_request
 from wagtail.permission_policies.pages import PagePermissionPolicy
 from wagtail_modeladmin.options import modeladmin_register
 
+from ..importing.admin_views import ImportPostsView, ImportRunProgressView, ImportRunView
+from ..models import BlogPage
 from .admin_views import (
     CalendarView,
     FeaturePostView,
@@ -23,10 +25,8 @@ from .admin_views import (
     revoke_share_link,
 )
 from .content_checks import use_blog_content_checks
-from .editorial_admin import PostsAdmin
 from .featuring import FEATURE, UNFEATURE
-from .importing.admin_views import ImportPostsView, ImportRunProgressView, ImportRunView
-from .models import BlogPage
+from .posts_admin import PostsAdmin
 
 modeladmin_register(PostsAdmin)
 

@@ -14,8 +14,8 @@ from django.utils import timezone
 from wagtail.actions.publish_revision import PublishRevisionAction
 from wagtail.locks import BasicLock
 
-from .editorial import in_editor_zone
-from .panels import TIMES_ARE_IN_YOUR_ZONE, MinuteDateTimeInput
+from ..panels import TIMES_ARE_IN_YOUR_ZONE, MinuteDateTimeInput
+from .overview import in_editor_zone
 
 
 class RescheduleForm(forms.Form):
