@@ -2,8 +2,8 @@ from django.apps import apps
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
+from .editorial.roles import attach_roles_to_blog
 from .models import BlogIndexPage
-from .roles import attach_roles_to_blog
 
 
 @receiver(post_save, sender=BlogIndexPage, dispatch_uid="blog_index_editorial_roles")

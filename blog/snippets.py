@@ -30,7 +30,7 @@ class InTickOrderChooserViewSet(SnippetChooserViewSet):
 
 
 class ManagedByPublishersViewSet(SnippetViewSet):
-    """Topics and authors show on the public blog, so Publishers manage them (blog/roles.py).
+    """Topics and authors show on the public blog, so Publishers manage them (blog/editorial/roles.py).
 
     Their lists search the model's own search fields (the name): naming fields on the viewset
     made modelsearch's SQLite backend ask for a column its index does not have, and every

@@ -1,8 +1,8 @@
-"""Editors and Publishers groups and the "Editorial review" workflow (see blog/roles.py)."""
+"""Editors and Publishers groups and the "Editorial review" workflow (see blog/editorial/roles.py)."""
 
 from django.db import migrations
 
-from blog.roles import attach_roles_to_blog, ensure_roles
+from blog.editorial.roles import attach_roles_to_blog, ensure_roles
 
 
 def create_roles(apps, schema_editor):

@@ -1,10 +1,10 @@
 """Editors upload and choose images and documents and edit only their own; Publishers manage the
-whole library (see blog/roles.py). Wagtail's default Editors group could replace or delete any
+whole library (see blog/editorial/roles.py). Wagtail's default Editors group could replace or delete any
 image or document, live posts' heroes among them."""
 
 from django.db import migrations
 
-from blog.roles import ensure_roles
+from blog.editorial.roles import ensure_roles
 
 
 def apply_library_rights(apps, schema_editor):

@@ -19,8 +19,8 @@ from wagtail.documents.models import Document
 from wagtail.images.models import Image
 from wagtail.models import PageViewRestriction
 
+from blog.editorial.roles import EDITORS
 from blog.models import Author, BlogPage, Topic
-from blog.roles import EDITORS
 from tests.factories import draft_post, publish_post
 
 from .scheduling import make_user

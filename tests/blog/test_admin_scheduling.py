@@ -12,8 +12,8 @@ from django.conf import settings
 from django.contrib.messages import get_messages
 from wagtail.models import PageLogEntry
 
+from blog.editorial.roles import EDITORS, PUBLISHERS
 from blog.editorial.scheduling import run_pass
-from blog.roles import EDITORS, PUBLISHERS
 from tests.factories import draft_post, publish_post
 
 from .scheduling import edit_form_data, edit_url, make_user, schedule_post

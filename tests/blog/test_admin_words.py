@@ -7,8 +7,8 @@ from bs4 import BeautifulSoup
 from django.utils import translation
 from django.utils.translation import gettext
 
+from blog.editorial.roles import EDITORS, PUBLISHERS
 from blog.models import BlogIndexPage, BlogPage
-from blog.roles import EDITORS, PUBLISHERS
 from tests.factories import draft_post
 
 from .scheduling import edit_form_data, edit_url, make_user

@@ -11,9 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from wagtail.models import PageLogEntry, Revision
 
+from blog.editorial.roles import EDITORS, PUBLISHERS
 from blog.editorial.scheduling import run_pass
 from blog.models import BlogPage
-from blog.roles import EDITORS, PUBLISHERS
 from tests.factories import publish_post
 
 from .scheduling import make_user, schedule_post

@@ -7,8 +7,8 @@ import time_machine
 from bs4 import BeautifulSoup
 from django.contrib.auth.models import Permission
 
+from blog.editorial.roles import EDITORS
 from blog.models import SchedulerHeartbeat
-from blog.roles import EDITORS
 
 from .scheduling import make_user, schedule_post
 

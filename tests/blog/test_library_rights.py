@@ -13,7 +13,7 @@ from wagtail.documents.models import Document
 from wagtail.images.models import Image
 from wagtail.models import Collection, GroupCollectionPermission
 
-from blog.roles import EDITORS, PUBLISHERS
+from blog.editorial.roles import EDITORS, PUBLISHERS
 from tests.factories import make_image, publish_post
 
 from .scheduling import make_user

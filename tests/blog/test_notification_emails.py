@@ -9,8 +9,8 @@ from django.core import mail
 from django.core.management import call_command
 from wagtail.models import Site
 
+from blog.editorial.roles import EDITORS, PUBLISHERS
 from blog.models import BlogPage
-from blog.roles import EDITORS, PUBLISHERS
 
 from .scheduling import edit_form_data, edit_url, make_user
 

@@ -4,8 +4,8 @@
 import pytest
 from wagtail.test.utils.form_data import nested_form_data, rich_text, streamfield
 
+from blog.editorial.roles import EDITORS, PUBLISHERS
 from blog.models import BlogPage
-from blog.roles import EDITORS, PUBLISHERS
 from tests.factories import draft_post, publish_post
 
 from .scheduling import edit_form_data, edit_url, make_user

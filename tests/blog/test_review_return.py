@@ -6,8 +6,8 @@ import pytest
 from bs4 import BeautifulSoup
 from django.utils import timezone
 
+from blog.editorial.roles import EDITORS, PUBLISHERS
 from blog.models import BlogPage
-from blog.roles import EDITORS, PUBLISHERS
 from tests.factories import draft_post
 
 from .scheduling import edit_form_data, edit_url, make_user

@@ -7,7 +7,7 @@ from django.apps import apps
 from django.core import mail
 from wagtail.models import GroupPagePermission, PageLogEntry, Site, WorkflowPage
 
-from blog.roles import EDITORS, PUBLISHERS, REVIEW_WORKFLOW
+from blog.editorial.roles import EDITORS, PUBLISHERS, REVIEW_WORKFLOW
 from tests.factories import draft_post
 
 from .scheduling import edit_form_data, edit_url, make_user

@@ -4,8 +4,8 @@ import pytest
 from bs4 import BeautifulSoup
 from django.contrib.auth.models import User
 
+from blog.editorial.roles import EDITORS, PUBLISHERS
 from blog.models import Topic
-from blog.roles import EDITORS, PUBLISHERS
 from tests.factories import make_author, make_topic
 
 from .scheduling import make_user

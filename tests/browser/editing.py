@@ -20,8 +20,8 @@ from django.utils import timezone
 from playwright.sync_api import expect
 from wagtail.models import Page, Revision
 
+from blog.editorial.roles import EDITORS, PUBLISHERS
 from blog.models import Author, BlogIndexPage, BlogPage, Topic
-from blog.roles import EDITORS, PUBLISHERS
 
 from ..factories import draft_post, make_image
 

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from blog.roles import REVIEW_WORKFLOW
+from blog.editorial.roles import REVIEW_WORKFLOW
 
 from .editing import let_autosave_finish, open_action_menu, open_new_post, sign_in
 from .test_autosave import type_after_the_editor_settles

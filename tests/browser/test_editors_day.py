@@ -17,8 +17,8 @@ from playwright.sync_api import expect
 from wagtail.users.models import UserProfile
 
 from blog.editorial.featuring import in_slot
+from blog.editorial.roles import REVIEW_WORKFLOW
 from blog.models import BlogPage
-from blog.roles import REVIEW_WORKFLOW
 
 from .conftest import ARTIFACTS, load_every_image
 from .editing import (

@@ -24,8 +24,8 @@ from wagtail.contrib.typed_table_block.blocks import TypedTableBlock
 from wagtail.models import PageLogEntry, Revision
 from wagtail.test.utils.form_data import nested_form_data, querydict_from_html
 
+from blog.editorial.roles import PUBLISHERS
 from blog.models import BlogPage
-from blog.roles import PUBLISHERS
 
 PAGES = ("edit", "posts list", "calendar", "preview", "save draft")
 BENCH_USERNAME = "bench-publisher"

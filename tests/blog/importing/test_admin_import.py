@@ -9,10 +9,10 @@ from bs4 import BeautifulSoup
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
+from blog.editorial.roles import EDITORS, PUBLISHERS
 from blog.importing.admin_views import upload_folder
 from blog.importing.models import ImportRun
 from blog.models import BlogPage
-from blog.roles import EDITORS, PUBLISHERS
 from tests.blog.scheduling import make_user
 
 from .conftest import FIXTURES
