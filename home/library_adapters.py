@@ -9,9 +9,7 @@ import copy
 import math
 import time
 
-from django.contrib.postgres.search import SearchVectorField
 from django.core.cache.backends.filebased import FileBasedCache
-from django.db.models import F, Func
 from django.http.request import split_domain_port
 
 # Site.find_for_request keeps the site it found as `request._wagtail_site` (its docstring
@@ -61,43 +59,12 @@ def settings_for_request(site_settings, request):
     return site_settings
 
 
-# modelsearch's PostgreSQL and SQLite query compilers build their rank and apply ordering and
-# scoring in private methods, and offer no hook to match on another column or to score the
-# matches in one pass (SQLite scores each match with its own subquery,
-# wagtail/django-modelsearch#85). search/backend.py and search/ranking.py call them here.
+# modelsearch's SQLite query compiler builds its rank in a private method, and offers no hook to
+# score the matches in one pass (it scores each match with its own subquery,
+# wagtail/django-modelsearch#85). search/ranking.py calls it here.
 def rank_expression(compiler, vectors, config):
     """modelsearch's relevance for the compiler's query over (vector, boost) pairs."""
     return compiler._build_rank_expression(vectors, config)
-
-
-def ordered_and_scored(compiler, queryset, rank, start, stop, score_field=None):
-    """The matches ordered by relevance (or by -pk), with the score if asked, sliced."""
-    return compiler._apply_ordering_and_scoring(queryset, rank, start, stop, score_field)
-
-
-# A column of our own on modelsearch's index table (search/migrations/0003): PostgreSQL keeps
-# `title || body` stored and indexed, where modelsearch concatenates the two for every row it
-# reads (a cost reported upstream as wagtail/wagtail#6546).
-# It depends on the table's name, its `title` and `body` columns, and the `index_entries`
-# relation modelsearch adds to indexed models.
-STORED_TITLE_BODY = "cedana_title_body"
-
-
-class StoredTitleAndBody(Func):
-    """The index entry's `title || body`, read from its stored column. Wraps the entry's title
-    so the ORM joins the index table as it does for ranking, then names the sibling column."""
-
-    output_field = SearchVectorField()
-
-    def __init__(self):
-        super().__init__(F("index_entries__title"))
-
-    def as_sql(self, compiler, connection, **extra_context):
-        title_sql, params = compiler.compile(self.source_expressions[0])
-        table, column = title_sql.rsplit(".", 1)
-        if column != '"title"':  # pragma: no cover - a future ORM quoting differently
-            raise ValueError(f"Unexpected index column {title_sql}")
-        return f'{table}."{STORED_TITLE_BODY}"', params
 
 
 # Django's file cache lists its whole folder before every write, to learn whether it holds

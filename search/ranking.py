@@ -17,7 +17,7 @@ from home.library_adapters import rank_expression
 
 def backend_family(backend):
     """ "sqlite", "database" (PostgreSQL or MySQL) or "server" (OpenSearch), whatever subclass
-    of modelsearch's backends the settings name (search/backend.py is one)."""
+    of modelsearch's backends the settings name."""
     modules = [cls.__module__ for cls in type(backend).__mro__]
     if any(module.startswith("modelsearch.backends.database.sqlite") for module in modules):
         return "sqlite"

@@ -7,16 +7,11 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.core.cache.backends.filebased import FileBasedCache
-from django.db import connection
 from django.test import RequestFactory
-from modelsearch.backends import get_search_backend
 from wagtail.models import Site
 
-from blog.models import BlogPage
 from home.library_adapters import (
-    STORED_TITLE_BODY,
     FileCache,
     give_site,
     matching_site,
@@ -25,8 +20,6 @@ from home.library_adapters import (
     site_known,
 )
 from home.models import SiteSettings
-from tests.factories import publish_post
-from tests.search.helpers import body
 
 pytestmark = pytest.mark.django_db
 
@@ -85,7 +78,6 @@ def test_site_settings_still_learn_their_request_as_the_adapter_teaches_them(hom
     assert "_request" not in ours.__getstate__(), "a pickled copy forgets its request"
 
 
-POSTGRES = "modelsearch.backends.database.postgres.postgres"
 SQLITE = "modelsearch.backends.database.sqlite.sqlite"
 
 
@@ -104,19 +96,6 @@ def method_arguments(module, cls, method):
 @pytest.mark.parametrize(
     ("module", "cls", "method", "expected"),
     [
-        (
-            POSTGRES,
-            "PostgresSearchQueryCompiler",
-            "_build_rank_expression",
-            "self, vectors, config",
-        ),
-        (
-            POSTGRES,
-            "PostgresSearchQueryCompiler",
-            "_apply_ordering_and_scoring",
-            "self, queryset, rank_expression, start, stop, score_field=None",
-        ),
-        (POSTGRES, "PostgresSearchQueryCompiler", "get_search_vectors", "self, search_query"),
         (SQLITE, "SQLiteSearchQueryCompiler", "_build_rank_expression", "self, vectors, config"),
         (SQLITE, "SQLiteSearchQueryCompiler", "get_search_vectors", "self"),
     ],
@@ -124,53 +103,10 @@ def method_arguments(module, cls, method):
 def test_modelsearch_still_has_the_private_methods_search_calls(module, cls, method, expected):
     found = method_arguments(module, cls, method)
     assert found is not None, (
-        f"modelsearch's {cls}.{method} is gone: search/backend.py and search/ranking.py call it "
-        "through home/library_adapters.py"
+        f"modelsearch's {cls}.{method} is gone: search/ranking.py calls it "
+        "(the private ones through home/library_adapters.py)"
     )
     assert found == expected, f"modelsearch's {cls}.{method} now takes ({found}), not ({expected})"
-
-
-@pytest.mark.postgres
-def test_searches_through_the_adapter_rank_and_score_as_modelsearch_does(blog, author):
-    publish_post(blog, "Restore drills", authors=[author], body=body("Restore, then restore."))
-    publish_post(blog, "Latency", authors=[author], body=body("Restore it once."))
-    publish_post(blog, "Restore", authors=[author], body=body("Nothing else."))
-    publish_post(blog, "Unrelated", authors=[author], body=body("Other words."))
-    params = {**settings.WAGTAILSEARCH_BACKENDS["default"]}
-    params["BACKEND"] = "modelsearch.backends.database.postgres.postgres"
-    modelsearchs = get_search_backend(**params)
-    ours = get_search_backend()
-    assert type(ours) is not type(modelsearchs)
-
-    def ranked(backend):
-        results = backend.search("restore", BlogPage.objects.live()).annotate_score("score")
-        return [(post.title, round(post.score, 6)) for post in results]
-
-    assert len(ranked(ours)) == 3
-    assert ranked(ours) == ranked(modelsearchs), (
-        "The stored-column search ranks differently from modelsearch's own backend"
-    )
-
-
-@pytest.mark.postgres
-def test_the_stored_column_on_modelsearchs_index_table_is_still_title_and_body():
-    entry = BlogPage._meta.get_field("index_entries").related_model
-    for name in ("title", "body"):
-        assert entry._meta.get_field(name).get_internal_type() == "SearchVectorField", (
-            f"modelsearch's index entry {name} is no longer a tsvector: "
-            "search/migrations/0003's generated column must be dropped before it changes"
-        )
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT generation_expression FROM information_schema.columns "
-            "WHERE table_name = %s AND column_name = %s",
-            [entry._meta.db_table, STORED_TITLE_BODY],
-        )
-        rows = cursor.fetchall()
-    assert rows == [("(title || body)",)], (
-        f"{entry._meta.db_table} has no generated {STORED_TITLE_BODY} column: modelsearch's "
-        "index table moved or was rebuilt (search/migrations/0003)"
-    )
 
 
 def test_the_file_cache_counts_its_entries_once_a_second_and_still_culls_past_the_limit(

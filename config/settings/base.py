@@ -277,7 +277,7 @@ WAGTAIL_SITE_NAME = os.environ.get("WAGTAIL_SITE_NAME", "cedana blog")
 WAGTAILADMIN_BASE_URL = os.environ.get("WAGTAILADMIN_BASE_URL", "http://127.0.0.1:8000")
 WAGTAILSEARCH_BACKENDS = {
     "default": {
-        "BACKEND": "search.backend",
+        "BACKEND": "modelsearch.backends.database",
         # English stemming plus unaccent, created by search/migrations/0001 (PostgreSQL only).
         "SEARCH_CONFIG": "cedana_english",
         "AUTO_UPDATE": True,
