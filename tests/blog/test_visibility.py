@@ -7,6 +7,7 @@ from django.utils import timezone
 from wagtail.models import PageViewRestriction
 
 from blog import visibility
+from blog.caching.remembered import lifetime_until_next_expiry
 from blog.models import BlogIndexPage, BlogPage
 from tests.factories import draft_post, make_blog_index, publish_post
 
@@ -69,5 +70,5 @@ def test_the_scheduler_takes_down_only_posts_past_their_expiry(posts):
 
 def test_remembered_answers_live_no_longer_than_the_next_expiry(posts, settings):
     settings.CONTENT_CACHE_TTL = 10 * 24 * 3600
-    lifetime = visibility.lifetime_until_next_expiry()
+    lifetime = lifetime_until_next_expiry()
     assert 23 * 3600 < lifetime <= 24 * 3600
