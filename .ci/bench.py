@@ -305,7 +305,7 @@ def bench_readers(env, engine, posts, args, rows):
     queries = measured["queries"]
     # The floor page is exactly as big as this blog's index.
     env["BENCH_FLOOR_BYTES"] = str(measured["bytes"]["index"])
-    for mode in CACHE_MODES:
+    for mode in args.modes:
         with Server(env, mode) as server:
             base = server.base
             targets = dict(urls)
@@ -465,6 +465,13 @@ def main():
         choices=["reader", "admin", "import"],
         default=["reader", "admin", "import"],
         help="run only the reader pages (wrk), the admin pages or the import; default: all three",
+    )
+    parser.add_argument(
+        "--modes",
+        nargs="+",
+        choices=list(CACHE_MODES),
+        default=list(CACHE_MODES),
+        help="run only these cache modes (warm includes the first request after a change)",
     )
     parser.add_argument("--duration", type=int, default=10, help="seconds of wrk per page")
     parser.add_argument("--connections", type=int, default=16)

@@ -81,7 +81,10 @@ def test_after_make_runs_demo_command_no_page_preview_or_editor_makes_a_picture(
 @pytest.mark.parametrize("name", PICTURE_SPECS)
 def test_a_named_picture_is_exactly_wagtails_picture_with_its_specs_written_out(name):
     image = make_image()
-    attrs = 'sizes="(min-width: 46rem) 42rem, 100vw" alt=image.title loading="lazy"'
+    attrs = (
+        'sizes="(min-width: 46rem) 42rem, 100vw" alt=image.title loading="lazy" '
+        'data-content-check="card-image"'
+    )
     written_out = Template(
         f"{{% load wagtailimages_tags %}}{{% picture image {PICTURE_SPECS[name]} {attrs} %}}"
     )
@@ -93,3 +96,13 @@ def test_a_named_picture_is_exactly_wagtails_picture_with_its_specs_written_out(
 def test_a_picture_name_the_specs_do_not_know_is_an_error_naming_the_known_ones():
     with pytest.raises(TemplateSyntaxError, match="hero, card, figure"):
         Template('{% load picture_tags %}{% named_picture image "banner" alt="" %}')
+
+
+def test_a_picture_attribute_without_a_value_is_an_error_naming_it():
+    with pytest.raises(TemplateSyntaxError, match="lazy is not an attribute"):
+        Template('{% load picture_tags %}{% named_picture image "card" alt="" lazy %}')
+
+
+def test_a_named_picture_of_no_image_is_nothing():
+    named = Template('{% load picture_tags %}{% named_picture image "card" alt="" %}')
+    assert named.render(Context({"image": None})) == ""
