@@ -34,6 +34,8 @@ from wagtail.models import Orderable, Page, PageManager
 from wagtail.query import PageQuerySet
 from wagtail.search import index
 
+from home.library_adapters import give_parent
+
 from . import visibility
 from .blocks import BodyBlock
 from .caching.remembered import remember
@@ -254,7 +256,7 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
             post = BlogPage.objects.child_of(self).filter(slug=path_components[0])
             post = visibility.with_restriction_flag(post.select_related("hero_image")).first()
             if post is not None:
-                post._cached_parent_obj = self
+                give_parent(post, self)
                 return post.route(request, [])
         return super().route(request, path_components)
 

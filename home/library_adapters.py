@@ -59,6 +59,44 @@ def settings_for_request(site_settings, request):
     return site_settings
 
 
+# A page found below a parent the router already holds: treebeard's MP_Node.get_parent() keeps
+# the parent it fetched as `_cached_parent_obj` and returns it on the next call, and Wagtail's
+# own Page.route hands it to each child the same way (wagtail/models/pages.py); neither offers
+# a public setter. Given here, the post's breadcrumbs, blog and related posts need no query for
+# the parent.
+PARENT_ON_PAGE = "_cached_parent_obj"
+
+
+def give_parent(page, parent):
+    """The page get_parent() will return for `page`, without a query."""
+    setattr(page, PARENT_ON_PAGE, parent)
+
+
+# The demo generator (blog/demo/generate.py) writes thousands of pages in batches, as treebeard's
+# add_child and Django's save would leave them but without a query per page. treebeard has no
+# public way to compute a child's path (MP_Node._get_path, _str2int), and Django's bulk_create
+# refuses a model with a parent table, so each table is written through the manager's _insert,
+# which bulk_create itself uses.
+def child_path(parent, step):
+    """The tree path of `parent`'s child number `step` (1 for the first), as add_child gives it."""
+    return parent._get_path(parent.path, parent.depth + 1, step)
+
+
+def child_step(path, steplen):
+    """The number of the child a tree path ends with: child_path's inverse."""
+    from wagtail.models import Page
+
+    return Page._str2int(path[-steplen:])
+
+
+def insert_rows(model, objs, fields, returning_fields=None):
+    """One INSERT of many rows into `model`'s own table (not its parents'): the primary keys
+    named by `returning_fields`, as one tuple a row, or None."""
+    return model._base_manager._insert(
+        objs, fields=fields, returning_fields=returning_fields, using="default"
+    )
+
+
 # modelsearch's SQLite query compiler builds its rank in a private method, and offers no hook to
 # score the matches in one pass (it scores each match with its own subquery,
 # wagtail/django-modelsearch#85). search/ranking.py calls it here.

@@ -6,6 +6,8 @@ from wagtail.admin.panels import FieldPanel, MultiFieldPanel
 from wagtail.contrib.settings.models import BaseSiteSetting, register_setting
 from wagtail.models import Page
 
+from .library_adapters import give_parent
+
 # What a browser's URL parser (WHATWG) ignores: tabs and newlines anywhere, and C0 controls and
 # spaces at either end.
 IGNORED_ANYWHERE = str.maketrans("", "", "\t\n\r")
@@ -58,7 +60,7 @@ class HomePage(Page):
         if path_components:
             blog = self.blogs_by_slug().get(path_components[0])
             if blog is not None:
-                blog._cached_parent_obj = self
+                give_parent(blog, self)
                 return blog.route(request, path_components[1:])
         return super().route(request, path_components)
 

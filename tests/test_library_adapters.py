@@ -9,11 +9,16 @@ from pathlib import Path
 import pytest
 from django.core.cache.backends.filebased import FileBasedCache
 from django.test import RequestFactory
-from wagtail.models import Site
+from wagtail.models import Page, Site
 
 from home.library_adapters import (
+    PARENT_ON_PAGE,
     FileCache,
+    child_path,
+    child_step,
+    give_parent,
     give_site,
+    insert_rows,
     matching_site,
     request_hostname,
     settings_for_request,
@@ -36,6 +41,47 @@ def test_wagtail_still_takes_the_site_given_to_a_request(home, django_assert_num
         "cache found is ignored and every request queries for it (home/middleware.py)"
     )
     assert site_known(request)
+
+
+def test_treebeard_still_returns_the_parent_given_to_a_page(home, django_assert_num_queries):
+    page = Page.objects.get(pk=home.pk)
+    stand_in = Page(title="Given parent")
+    give_parent(page, stand_in)
+    with django_assert_num_queries(0):
+        parent = page.get_parent()
+    assert parent is stand_in, (
+        "MP_Node.get_parent() no longer returns page._cached_parent_obj: routing a post or a "
+        "blog costs a query for its parent again (blog/models.py, home/models.py)"
+    )
+
+
+def test_a_fetched_parent_is_kept_where_the_adapter_puts_it(home):
+    page = Page.objects.get(pk=home.pk)
+    parent = page.get_parent()
+    assert parent is page.get_parent()
+    assert getattr(page, PARENT_ON_PAGE, None) is parent, (
+        "MP_Node.get_parent() no longer keeps its parent as page._cached_parent_obj"
+    )
+
+
+def test_treebeard_still_numbers_children_as_the_demo_generator_does(home):
+    first = home.add_child(instance=Page(title="First", slug="first"))
+    second = home.add_child(instance=Page(title="Second", slug="second"))
+    assert [child_path(home, 1), child_path(home, 2)] == [first.path, second.path], (
+        "treebeard's MP_Node._get_path no longer gives add_child's paths: generated posts "
+        "would sit at the wrong place in the tree (blog/demo/generate.py)"
+    )
+    assert child_step(second.path, Page.steplen) == 2
+
+
+def test_djangos_insert_still_writes_rows_and_returns_their_keys(home):
+    sites = [Site(hostname=f"bulk{n}.example", port=80, root_page=home) for n in range(2)]
+    fields = [field for field in Site._meta.local_concrete_fields if not field.primary_key]
+    keys = insert_rows(Site, sites, fields, returning_fields=[Site._meta.pk])
+    stored = Site.objects.filter(hostname__startswith="bulk").order_by("pk")
+    assert [(site.pk, site.hostname) for site in stored] == [
+        (pk, f"bulk{n}.example") for n, (pk,) in enumerate(keys)
+    ], "Manager._insert no longer writes rows and returns their keys (blog/demo/generate.py)"
 
 
 def test_a_found_site_is_kept_where_the_adapter_looks(home):

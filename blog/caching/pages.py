@@ -112,7 +112,8 @@ def is_storable(request, response):
     if "private" in control or "no-store" in control or "no-cache" in control:
         return False
     # A page whose body carries this response's CSP nonce can't be replayed to anyone else.
-    if isinstance(getattr(request, "_csp_nonce", None), str):
+    # django-csp's lazy request.csp_nonce is true once something has used it.
+    if getattr(request, "csp_nonce", None):
         return False
     user = getattr(request, "user", None)
     return not (user is not None and user.is_authenticated)

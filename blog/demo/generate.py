@@ -22,6 +22,7 @@ from wagtail.models import Page
 from blog.caching.invalidation import content_changed
 from blog.models import BlogPage, BlogPageAuthor, BlogPageTopic
 from blog.reading import reading_minutes
+from home.library_adapters import child_path, child_step, insert_rows
 
 from .bodies import generated_body
 
@@ -111,7 +112,7 @@ def last_child_step(index):
         .values_list("path", flat=True)
         .first()
     )
-    return 0 if last is None else Page._str2int(last[-Page.steplen :])
+    return 0 if last is None else child_step(last, Page.steplen)
 
 
 def build_post(index, n, step, images, oldest):
@@ -124,7 +125,7 @@ def build_post(index, n, step, images, oldest):
         draft_title=title,
         slug=slug,
         content_type=blog_page_type(),
-        path=Page._get_path(index.path, index.depth + 1, step),
+        path=child_path(index, step),
         depth=index.depth + 1,
         numchild=0,
         url_path=f"{index.url_path}{slug}/",
@@ -154,14 +155,10 @@ def insert_posts(posts):
     """Insert the page rows, then the post rows that extend them (Django's bulk_create refuses
     multi-table models, so the two tables are written one after the other)."""
     page_fields = [f for f in Page._meta.local_concrete_fields if not f.primary_key]
-    page_ids = Page._base_manager._insert(
-        posts, fields=page_fields, returning_fields=[Page._meta.pk], using="default"
-    )
+    page_ids = insert_rows(Page, posts, page_fields, returning_fields=[Page._meta.pk])
     for post, (pk,) in zip(posts, page_ids, strict=True):
         post.pk = post.id = post.page_ptr_id = pk
-    BlogPage._base_manager._insert(
-        posts, fields=BlogPage._meta.local_concrete_fields, using="default"
-    )
+    insert_rows(BlogPage, posts, BlogPage._meta.local_concrete_fields)
     return [post.pk for post in posts]
 
 

@@ -7,11 +7,15 @@ from pathlib import Path
 import pytest
 import time_machine
 from bs4 import BeautifulSoup
+from django.contrib.auth.models import AnonymousUser
 from django.core.management import call_command
+from django.http import HttpResponse
 from django.utils import timezone
 from wagtail.models import PageViewRestriction
 
+from blog.caching.pages import is_storable
 from home.models import SiteSettings
+from home.security import ContentSecurityPolicyMiddleware
 from tests.factories import draft_post, publish_post
 from tests.services import redis_location
 
@@ -234,6 +238,17 @@ def test_a_cached_page_carries_no_nonce_of_an_earlier_response(client, post):
     policy = first.get("Content-Security-Policy", "")
     if "nonce-" in policy:
         assert policy != second["Content-Security-Policy"]
+
+
+@pytest.mark.parametrize("nonce_used", [False, True], ids=["no nonce", "nonce in the page"])
+def test_a_page_that_used_its_csp_nonce_is_never_stored(rf, nonce_used):
+    request = rf.get("/blog/")
+    request.user = AnonymousUser()
+    ContentSecurityPolicyMiddleware(lambda request: None).process_request(request)
+    request._page_cache_public = True  # a live, public page (mark_public_page)
+    if nonce_used:
+        str(request.csp_nonce)  # noqa: B018  (a template printing it)
+    assert is_storable(request, HttpResponse("<p>page</p>")) is not nonce_used
 
 
 def test_pages_are_still_served_when_redis_is_down(client, settings, post):
