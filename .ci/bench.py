@@ -333,7 +333,11 @@ def bench_readers(env, engine, posts, args, rows):
                 if name == "floor":
                     floor_rps = result["rps"]
                 share = result["rps"] / floor_rps if floor_rps else 0
-                checks = [result["errors"] == 0, result["p99"] <= P99_MS]
+                checks = [result["errors"] == 0]
+                # With every cache off, 16 connections queue behind a render that is meant to
+                # be slow (what the caches hide): that mode is judged by its share alone.
+                if mode != "all off":
+                    checks.append(result["p99"] <= P99_MS)
                 if name in QUERY_BUDGETS:
                     checks.append(queries[name] <= QUERY_BUDGETS[name])
                 if name == "index":

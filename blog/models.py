@@ -728,6 +728,8 @@ class ContentGeneration(models.Model):
     puts it in every key, so one bump retires every cached page at once."""
 
     value = models.BigIntegerField(default=0)
+    # When the next visible page expires, as each bump found it (blog/caching/generation.py).
+    next_expiry = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = "content generation"

@@ -107,6 +107,7 @@ def restrictions_over(page):
 
 def next_expiry():
     """When the next visible page stops being visible without anyone publishing: the deadline
-    of everything remembered for readers (blog/caching/remembered.py)."""
+    of everything remembered for readers, recorded with the content generation at each change
+    (blog/caching/invalidation.py)."""
     pages = current(Page.objects.all())
     return pages.aggregate(Min("expire_at"))["expire_at__min"]

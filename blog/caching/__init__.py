@@ -5,7 +5,8 @@ content generation, a number that moves whenever something readers can see chang
 entry outlives the moment the next visible post expires. Nothing is ever purged inside the
 project and no caller re-checks what it got back.
 
-- generation.py: the generation, its copy in the shared cache, keys built on it
+- generation.py: the generation (and the next expiry each change records with it), its copy
+  in the shared cache, keys built on it
 - memory.py: the shared cache with a small memory in each process in front of it
 - remembered.py: remember(name, build), the one primitive reader code remembers a value with
 - fragments.py, chrome.py: cards, articles and the parts of a listing around them, rendered once

@@ -6,12 +6,17 @@ shared cache holds a copy so a reader's request costs no query to learn it. Ever
 remembered for readers (the full-page cache, the site and its settings, the hidden branches,
 search results) is keyed by the generation, so one bump retires all of it in every process at
 once: there is nothing to purge and nothing for a process to keep stale.
+
+Each bump also records when the next visible page expires, which only a change can move: the
+deadline of everything remembered (remembered.py) travels with the number, so the first
+request after a change needs no query to learn it.
 """
 
 import contextvars
 import functools
 import hashlib
 import secrets
+from typing import NamedTuple
 
 from django.apps import apps
 from django.conf import settings
@@ -23,13 +28,21 @@ from config.storage import outage_seen
 
 from . import memory
 
-GENERATION_KEY = "content-generation"
+GENERATION_KEY = "content-generation-and-next-expiry"
 # The copy of the generation lives this long at most: if a bump ever fails to reach the cache
 # (Redis unreachable for that one write), readers see the new content this much later.
 GENERATION_COPY_SECONDS = 10
 UNREAD = object()
 # The generation as the current request first read it (UNREAD until then; None outside one).
 _seen_this_request = contextvars.ContextVar("content_generation_this_request", default=None)
+# bump_generation's default: the next expiry stays as recorded.
+UNCHANGED = object()
+
+
+class Generation(NamedTuple):
+    value: int
+    # When the next visible page expires, as of this generation (None: none will).
+    next_expiry: object = None
 
 
 def shared_cache_enabled():
@@ -40,8 +53,13 @@ def _generation_model():
     return apps.get_model("blog", "ContentGeneration")
 
 
+def stored_snapshot():
+    row = _generation_model().objects.filter(pk=1).values_list("value", "next_expiry").first()
+    return Generation(*row) if row else Generation(0)
+
+
 def stored_generation():
-    return _generation_model().objects.filter(pk=1).values_list("value", flat=True).first() or 0
+    return stored_snapshot().value
 
 
 def generation_copy_usable():
@@ -54,24 +72,33 @@ def generation_copy_usable():
 def current_generation():
     """The generation, read once per request (OneGenerationPerRequest), from the cache's copy
     when there is one (no query)."""
+    return current_snapshot().value
+
+
+def next_expiry_seen():
+    """When the next visible page expires, as of the generation this request reads."""
+    return current_snapshot().next_expiry
+
+
+def current_snapshot():
     seen = _seen_this_request.get()
     if seen is not None and seen is not UNREAD:
         return seen
-    value = read_generation()
+    snapshot = read_snapshot()
     if seen is UNREAD:
-        _seen_this_request.set(value)
-    return value
+        _seen_this_request.set(snapshot)
+    return snapshot
 
 
-def read_generation():
+def read_snapshot():
     if not generation_copy_usable():
-        return stored_generation()
-    value = cache.get(GENERATION_KEY)
-    if value is None:
-        value = stored_generation()
+        return stored_snapshot()
+    snapshot = cache.get(GENERATION_KEY)
+    if not isinstance(snapshot, Generation):
+        snapshot = stored_snapshot()
         # add, not set: a bump that lands meanwhile has written the newer number, keep it.
-        cache.add(GENERATION_KEY, value, GENERATION_COPY_SECONDS)
-    return value
+        cache.add(GENERATION_KEY, snapshot, GENERATION_COPY_SECONDS)
+    return snapshot
 
 
 class OneGenerationPerRequest:
@@ -89,18 +116,24 @@ class OneGenerationPerRequest:
             _seen_this_request.reset(token)
 
 
-def bump_generation():
+def bump_generation(next_expiry=UNCHANGED):
+    """Move the generation on, recording when the next visible page expires (as the change
+    left the pages; a bump that names none keeps the expiry recorded)."""
     model = _generation_model()
-    if not model.objects.filter(pk=1).update(value=F("value") + 1):
+    changes = {"value": F("value") + 1}
+    if next_expiry is not UNCHANGED:
+        changes["next_expiry"] = next_expiry
+    if not model.objects.filter(pk=1).update(**changes):
+        first = {"next_expiry": None if next_expiry is UNCHANGED else next_expiry}
         try:
-            model.objects.create(pk=1, value=secrets.randbits(48))
+            model.objects.create(pk=1, value=secrets.randbits(48), **first)
         except IntegrityError:  # another process created it first
-            model.objects.filter(pk=1).update(value=F("value") + 1)
-    value = stored_generation()
+            model.objects.filter(pk=1).update(**changes)
+    snapshot = stored_snapshot()
     if shared_cache_enabled():
-        cache.set(GENERATION_KEY, value, GENERATION_COPY_SECONDS)
+        cache.set(GENERATION_KEY, snapshot, GENERATION_COPY_SECONDS)
     if _seen_this_request.get() is not None:  # the request that made the change sees it
-        _seen_this_request.set(value)
+        _seen_this_request.set(snapshot)
 
 
 @functools.cache

@@ -30,6 +30,7 @@ from wagtail.models import COMMENTS_RELATION_NAME, Page, PageViewRestriction, Si
 from wagtail.signals import page_published, page_unpublished, post_page_move
 
 from blog.models import Author, BlogIndexPage, BlogPage, BlogPageAuthor, BlogPageTopic, Topic
+from blog.visibility import next_expiry
 
 from .generation import bump_generation
 
@@ -51,8 +52,13 @@ READER_VISIBLE_MODELS = (
 def content_changed(**kwargs):
     """Retire every cached page once the current transaction commits (a rolled-back change
     retires nothing). A transaction that changes many rows bumps many times: each bump is
-    a one-row UPDATE, cheaper than bookkeeping to skip it."""
-    transaction.on_commit(bump_generation)
+    a one-row UPDATE and the next-expiry lookup, cheaper than bookkeeping to skip them."""
+    transaction.on_commit(bump_with_next_expiry)
+
+
+def bump_with_next_expiry():
+    # Looked up after the commit: the expiry as the change left the pages.
+    bump_generation(next_expiry=next_expiry())
 
 
 # Saving a draft (by hand or by autosave, every few seconds while an editor types) writes only

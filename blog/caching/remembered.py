@@ -11,9 +11,7 @@ meanwhile. The deadline travels with the value, so no caller re-checks an expiry
 from django.conf import settings
 from django.utils import timezone
 
-from blog.visibility import next_expiry
-
-from .generation import remember_until_changed
+from .generation import next_expiry_seen, remember_until_changed
 
 
 def remember(name, build):
@@ -24,10 +22,10 @@ def remember(name, build):
 
 def lifetime_until_next_expiry(longest=None):
     """Seconds something built for readers may be kept: `longest` (CONTENT_CACHE_TTL by
-    default), cut short when a visible post expires sooner. The next expiry itself only moves
-    when pages change."""
+    default), cut short when a visible post expires sooner. The next expiry only moves when
+    pages change, and each change records it with the generation (invalidation.py)."""
     longest = settings.CONTENT_CACHE_TTL if longest is None else longest
-    expiry = remember_until_changed("next-expiry", next_expiry)
+    expiry = next_expiry_seen()
     if expiry is None:
         return longest
     return min(longest, max(1, (expiry - timezone.now()).total_seconds()))

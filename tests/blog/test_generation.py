@@ -1,21 +1,26 @@
 """The content generation: readers learn it from the cache's copy, changes move both."""
 
+from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
 from django.core.cache import cache
 from django.http import HttpResponse
+from django.utils import timezone
 
 from blog.caching.fragments import PostFragment, render_fragments
 from blog.caching.generation import (
     GENERATION_KEY,
+    Generation,
     OneGenerationPerRequest,
     bump_generation,
     current_generation,
+    next_expiry_seen,
     stored_generation,
 )
-from blog.caching.remembered import remember
+from blog.caching.remembered import lifetime_until_next_expiry, remember
 from config.storage import outage_seen
+from tests.factories import publish_post
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +36,21 @@ def test_a_change_moves_the_generation_in_the_database_and_the_copy(content_cach
     before = current_generation()
     bump_generation()
     assert stored_generation() != before
-    assert cache.get(GENERATION_KEY) == stored_generation() == current_generation()
+    assert cache.get(GENERATION_KEY).value == stored_generation() == current_generation()
+
+
+def test_a_change_records_when_the_next_visible_post_expires(
+    content_cache, blog, commit, django_assert_num_queries
+):
+    expires = timezone.now() + timedelta(hours=3)
+    with commit():
+        post = publish_post(blog, "Until tonight", expire_at=expires)
+    with django_assert_num_queries(0):  # read with the generation, from the cache's copy
+        assert next_expiry_seen() == expires
+        assert 3 * 3600 - 60 < lifetime_until_next_expiry(longest=24 * 3600) <= 3 * 3600
+    with commit():
+        post.unpublish()
+    assert next_expiry_seen() is None
 
 
 def test_what_is_remembered_is_rebuilt_after_a_change(content_cache):
@@ -54,7 +73,7 @@ def test_with_a_read_replica_the_generation_is_read_where_the_reader_reads(
 ):
     # A lagging replica must not have its old rows remembered under the primary's newer number.
     monkeypatch.setitem(settings.DATABASES, "replica", dict(settings.DATABASES["default"]))
-    cache.set(GENERATION_KEY, 4242)
+    cache.set(GENERATION_KEY, Generation(4242))
     assert current_generation() == stored_generation() != 4242
 
 
@@ -78,7 +97,9 @@ def test_a_request_reads_the_generation_once_and_sees_its_own_change(content_cac
 
     def view(request):
         seen.append(current_generation())
-        cache.set(GENERATION_KEY, 4242)  # another process moved it: this page keeps its snapshot
+        cache.set(
+            GENERATION_KEY, Generation(4242)
+        )  # another process moved it: this page keeps its snapshot
         seen.append(current_generation())
         bump_generation()  # this request's own change it sees at once
         seen.append(current_generation())

@@ -15,8 +15,14 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def posts(home, blog):
-    """A post in every state, under a public blog, an unpublished one and a restricted one."""
+def posts(home, blog, commit):
+    """A post in every state, under a public blog, an unpublished one and a restricted one,
+    committed as editors' changes are (the next expiry is recorded with each)."""
+    with commit():
+        return make_posts(home, blog)
+
+
+def make_posts(home, blog):
     now = timezone.now()
     public = publish_post(blog, "Public")
     draft_post(blog, "Draft")
