@@ -2,6 +2,7 @@
 sessions, OpenSearch and a read replica. (No OpenSearch server runs here: only the settings
 built from OPENSEARCH_URL are checked.)"""
 
+import gc
 import importlib
 import socket
 import time
@@ -177,6 +178,21 @@ def test_gunicorn_web_concurrency_wins(reload_gunicorn):
     assert config.workers == 3
     assert config.max_requests > 0 and config.max_requests_jitter > 0
     assert config.timeout == 30
+
+
+def test_gunicorn_access_log_goes_to_stdout_unless_switched_off(reload_gunicorn, monkeypatch):
+    monkeypatch.delenv("GUNICORN_ACCESS_LOG", raising=False)
+    assert reload_gunicorn().accesslog == "-"
+    assert reload_gunicorn(GUNICORN_ACCESS_LOG="").accesslog is None
+
+
+def test_a_gunicorn_worker_freezes_what_it_loaded_so_the_collector_skips_it():
+    assert gc.get_freeze_count() == 0
+    try:
+        gunicorn.post_worker_init(worker=None)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
 
 
 def test_a_page_rendered_while_the_store_is_down_is_kept_by_no_cache(rf):
