@@ -21,7 +21,7 @@ from typing import NamedTuple
 from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from config.storage import outage_seen
@@ -35,8 +35,6 @@ GENERATION_COPY_SECONDS = 10
 UNREAD = object()
 # The generation as the current request first read it (UNREAD until then; None outside one).
 _seen_this_request = contextvars.ContextVar("content_generation_this_request", default=None)
-# bump_generation's default: the next expiry stays as recorded.
-UNCHANGED = object()
 
 
 class Generation(NamedTuple):
@@ -116,20 +114,21 @@ class OneGenerationPerRequest:
             _seen_this_request.reset(token)
 
 
-def bump_generation(next_expiry=UNCHANGED):
-    """Move the generation on, recording when the next visible page expires (as the change
-    left the pages; a bump that names none keeps the expiry recorded)."""
+def bump_generation(next_expiry=None):
+    """Move the generation on. `next_expiry`, a function giving when the next visible page
+    expires, is asked once this bump holds the generation's row: of two changes committed at
+    once, the bump that writes last has seen both."""
     model = _generation_model()
-    changes = {"value": F("value") + 1}
-    if next_expiry is not UNCHANGED:
-        changes["next_expiry"] = next_expiry
-    if not model.objects.filter(pk=1).update(**changes):
-        first = {"next_expiry": None if next_expiry is UNCHANGED else next_expiry}
-        try:
-            model.objects.create(pk=1, value=secrets.randbits(48), **first)
-        except IntegrityError:  # another process created it first
-            model.objects.filter(pk=1).update(**changes)
-    snapshot = stored_snapshot()
+    with transaction.atomic():
+        if not model.objects.filter(pk=1).update(value=F("value") + 1):
+            try:
+                with transaction.atomic():
+                    model.objects.create(pk=1, value=secrets.randbits(48))
+            except IntegrityError:  # another process created it first
+                model.objects.filter(pk=1).update(value=F("value") + 1)
+        if next_expiry is not None:
+            model.objects.filter(pk=1).update(next_expiry=next_expiry())
+        snapshot = stored_snapshot()
     if shared_cache_enabled():
         cache.set(GENERATION_KEY, snapshot, GENERATION_COPY_SECONDS)
     if _seen_this_request.get() is not None:  # the request that made the change sees it

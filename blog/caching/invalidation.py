@@ -57,8 +57,8 @@ def content_changed(**kwargs):
 
 
 def bump_with_next_expiry():
-    # Looked up after the commit: the expiry as the change left the pages.
-    bump_generation(next_expiry=next_expiry())
+    # After the commit: the expiry as the change left the pages.
+    bump_generation(next_expiry=next_expiry)
 
 
 # Saving a draft (by hand or by autosave, every few seconds while an editor types) writes only

@@ -165,7 +165,10 @@ def insert_posts(posts):
 def refresh_planner_statistics():
     """Without fresh statistics after a bulk load, PostgreSQL plans searches for the few
     hundred rows it last saw (nested loops over thousands of entries); autovacuum catches up
-    only later. SQLite's planner uses ANALYZE's figures the same way."""
+    only later. SQLite's planner uses ANALYZE's figures the same way. Outside a transaction
+    PostgreSQL vacuums the tables too: autovacuum would otherwise do it minutes later, in the
+    middle of whatever is measured next (a search over 10,000 fresh posts took 92 ms instead
+    of 14 while it ran)."""
     tables = [
         Page._meta.db_table,
         BlogPage._meta.db_table,
@@ -175,7 +178,8 @@ def refresh_planner_statistics():
     ]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute(f"ANALYZE {', '.join(tables)}")
+            verb = "ANALYZE" if connection.in_atomic_block else "VACUUM ANALYZE"
+            cursor.execute(f"{verb} {', '.join(tables)}")
         else:
             cursor.execute("ANALYZE")
 
