@@ -1,10 +1,16 @@
 """The search backend: modelsearch's own database backend."""
 
 import pytest
+from django.db import connection
 
+from blog.models import BlogPage
+from search.ranking import scored_matches
+from search.views import matching
 from tests.factories import publish_post
 
 from .helpers import body, result_titles
+
+GIN_INDEX = "cedana_indexentry_title_body_gin"
 
 pytestmark = pytest.mark.django_db
 
@@ -15,3 +21,25 @@ def test_every_word_must_match_but_may_be_in_title_or_body(client, blog, author)
     publish_post(blog, "Phrases apart", authors=[author], body=body("Latency, then restore."))
     response = client.get("/search/", {"q": "restore latency"})
     assert sorted(result_titles(response)) == ["Phrases apart", "Restore drills"]
+
+
+def test_modelsearch_still_matches_the_expression_our_gin_index_covers(blog, author):
+    """search/migrations/0002 indexes `title || body` on modelsearch's own table, the
+    expression its PostgreSQL backend matches against. If an upgrade changes that expression,
+    the index serves nothing and a rare word reads every entry again (10 ms became ~80 at
+    10,000 posts): this fails first."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the index exists on PostgreSQL only")
+    publish_post(blog, "Jupyter kernels", authors=[author], body=body("A rare word."))
+    sql, params = scored_matches(matching(BlogPage.objects.readable(), "jupyter"))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = %s", [GIN_INDEX])
+        (index,) = cursor.fetchone()
+        # PostgreSQL writes both expressions out the same way in its plan and index definition.
+        cursor.execute("EXPLAIN " + sql, params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "gin (((title || body)))" in index
+    assert "(title || body) @@ " in plan, (
+        "modelsearch no longer matches `title || body`: search/migrations/0002's index is "
+        f"unused. Plan:\n{plan}"
+    )
