@@ -56,10 +56,6 @@ def stored_snapshot():
     return Generation(*row) if row else Generation(0)
 
 
-def stored_generation():
-    return stored_snapshot().value
-
-
 def generation_copy_usable():
     """With a read replica, readers' data may lag the primary's. The generation then comes from
     the database the reader reads (one small query), so it lags with the data and nothing is

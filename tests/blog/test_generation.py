@@ -16,7 +16,7 @@ from blog.caching.generation import (
     bump_generation,
     current_generation,
     next_expiry_seen,
-    stored_generation,
+    stored_snapshot,
 )
 from blog.caching.remembered import lifetime_until_next_expiry, remember
 from config.storage import outage_seen
@@ -29,14 +29,14 @@ def test_a_reader_learns_the_generation_without_a_query(content_cache, django_as
     current_generation()  # the first request copies it from the database
     with django_assert_num_queries(0):
         seen = current_generation()
-    assert seen == stored_generation()
+    assert seen == stored_snapshot().value
 
 
 def test_a_change_moves_the_generation_in_the_database_and_the_copy(content_cache):
     before = current_generation()
     bump_generation()
-    assert stored_generation() != before
-    assert cache.get(GENERATION_KEY).value == stored_generation() == current_generation()
+    assert stored_snapshot().value != before
+    assert cache.get(GENERATION_KEY).value == stored_snapshot().value == current_generation()
 
 
 def test_a_change_records_when_the_next_visible_post_expires(
@@ -74,7 +74,7 @@ def test_with_a_read_replica_the_generation_is_read_where_the_reader_reads(
     # A lagging replica must not have its old rows remembered under the primary's newer number.
     monkeypatch.setitem(settings.DATABASES, "replica", dict(settings.DATABASES["default"]))
     cache.set(GENERATION_KEY, Generation(4242))
-    assert current_generation() == stored_generation() != 4242
+    assert current_generation() == stored_snapshot().value != 4242
 
 
 def test_nothing_built_while_the_object_store_is_down_is_kept(content_cache, rf):
@@ -106,7 +106,7 @@ def test_a_request_reads_the_generation_once_and_sees_its_own_change(content_cac
         return HttpResponse()
 
     OneGenerationPerRequest(view)(rf.get("/"))
-    assert seen[0] == seen[1] != seen[2] == stored_generation()
+    assert seen[0] == seen[1] != seen[2] == stored_snapshot().value
 
 
 def test_a_release_that_changes_a_template_or_a_stylesheet_keeps_to_its_own_entries(
