@@ -199,7 +199,7 @@ class PostsAdmin(ModelAdmin):
             label = format_html("{}<br><strong>★ In the featured slot</strong>", label)
         elif post.featured and post.live:
             # Behind the post featured after it; it comes back if that one leaves the slot.
-            label = format_html("{}<br><small>Featured before</small>", label)
+            label = format_html("{}<br><small>Waiting for the featured slot</small>", label)
         elif post.featured:
             label = format_html("{}<br><small>Featured once it goes live</small>", label)
         return label

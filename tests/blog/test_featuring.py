@@ -96,6 +96,20 @@ def test_the_posts_list_marks_the_post_readers_see_in_the_slot(client, newsroom,
     assert len(marked) == 1 and marked[0].startswith("Current feature")
 
 
+def test_a_featured_post_behind_a_newer_feature_is_marked_as_waiting(client, newsroom, publisher):
+    set_featured(newsroom["older"], publisher, True)
+    client.force_login(publisher)
+    page = BeautifulSoup(client.get(POSTS_URL).content, "html.parser")
+    status = {
+        row.select_one("td").get_text(" ", strip=True).split(" ")[0]: row.get_text(" ", strip=True)
+        for row in page.select("table.listing tbody tr")
+    }
+    assert "★ In the featured slot" in status["An"]
+    # It comes back to the slot if the newer one leaves it; it was not featured "before".
+    assert "Waiting for the featured slot" in status["Current"]
+    assert "★" not in status["Current"]
+
+
 def test_featuring_a_scheduled_post_takes_the_slot_when_it_goes_live(
     client, blog, author, topic, newsroom, publisher
 ):
