@@ -10,10 +10,7 @@ from blog.models import BlogIndexPage
 from config.postgresql.plans import planned_for_their_values
 from tests.factories import publish_post
 
-pytestmark = [
-    pytest.mark.django_db,
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's prepared plans"),
-]
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 # More runs than psycopg's prepare_threshold (config/settings/base.py).
 RUNS = 8
