@@ -13,12 +13,10 @@ from wagtail_modeladmin.views import IndexView
 
 from ..models import Author, BlogIndexPage, BlogPage, Topic
 from .overview import (
-    SCHEDULED,
     STATUS_LABELS,
     editorial_posts,
     in_editor_zone,
     status_label,
-    status_parts,
     with_status,
 )
 
@@ -188,10 +186,8 @@ class PostsAdmin(ModelAdmin):
 
     @display(description="Status", ordering="editorial_status")
     def status(self, post):
+        # When a scheduled post goes live is the next column's, and only there.
         label = status_label(post)
-        parts = status_parts(post)
-        if SCHEDULED in parts:
-            label = format_html("{}<br><small>{}</small>", label, in_editor_zone(post.scheduled_at))
         if post.live and post.has_newer_draft and post.draft_title != post.title:
             # Readers still see the old title until the draft is published.
             label = format_html("{}<br><small>Live title: {}</small>", label, post.title)

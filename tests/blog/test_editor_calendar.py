@@ -37,9 +37,13 @@ def rows(response):
     return listed
 
 
-def status_of(response, title):
+def column_of(response, title, column):
     row = next(r for t, r in rows(response).items() if t.startswith(title))
-    return next(value for key, value in row.items() if key.startswith("Status"))
+    return next(value for key, value in row.items() if key.startswith(column))
+
+
+def status_of(response, title):
+    return column_of(response, title, "Status")
 
 
 def schedule(post, when):
@@ -82,8 +86,12 @@ def test_a_scheduled_go_live_shows_in_the_editors_own_time_zone(admin_client, ad
     profile.save()
     go_live = newsroom["scheduled"].get_latest_revision().approved_go_live_at
     tokyo = timezone.localtime(go_live, timezone=ZoneInfo("Asia/Tokyo"))
-    status = status_of(admin_client.get(POSTS_URL), "Coming soon")
-    assert f"{tokyo:%H:%M} Asia/Tokyo" in status
+    response = admin_client.get(POSTS_URL)
+    assert column_of(response, "Coming soon", "Scheduled go-live") == (
+        f"{tokyo:%-d %b %Y, %H:%M} Asia/Tokyo"
+    )
+    # Said once: the status names the state, the column the time.
+    assert status_of(response, "Coming soon") == "Scheduled"
 
 
 def test_the_overview_filters_by_status_topic_and_author(admin_client, blog, newsroom):
