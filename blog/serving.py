@@ -93,18 +93,20 @@ def post_context(post, request):
         # <main> around the whole post, title included, where the skip link lands.
         context["main_is_article_body"] = getattr(request, "is_preview", False)
     else:
-        related = post.remembered_related_posts()
+        related = post.remembered_related_post_ids()
 
         def lookups(posts):
             # The body's pictures, if the article is built, with the heroes' renditions.
             prefetch_cards(posts, pictures=body_pictures(post) if post in posts else ())
 
-        # What is not cached is built after one query each for the bylines, topics and
-        # pictures (heroes and body) of this post and the related ones together.
+        # What is not cached is built after one query for the related posts not in the
+        # cache, and one each for the bylines, topics and pictures (heroes and body) of this
+        # post and the related ones together.
         meta, article, *cards = render_fragments(
             request,
             [(post, POST_META), (post, ARTICLE), *((other, CARD) for other in related)],
             lookups,
+            load=BlogPage.objects.card_fields().in_bulk,
         )
     context.update(meta=meta, article=article, related_posts=related, related_cards=cards)
     # The related posts share this post's first topic, which the meta names already.

@@ -8,6 +8,7 @@ import pytest
 import time_machine
 from bs4 import BeautifulSoup
 from django.db import DEFAULT_DB_ALIAS, connection
+from django.db.models import OuterRef
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from wagtail.models import PageViewRestriction
@@ -159,3 +160,23 @@ def test_on_sqlite_a_listing_walks_the_newest_posts_without_sorting_them_all(blo
             plan = " / ".join(row[-1] for row in cursor.fetchall())
         assert "first_published_at" in plan, plan
         assert "TEMP B-TREE" not in plan, plan
+
+
+def test_related_post_ids_name_the_posts_the_related_queryset_finds(blog, shelf):
+    """A post's related posts are read from the head of its first topic's listing: the same
+    posts, in the same order, as the queryset that defines them, with the post itself left
+    out, for a post fetched as routing fetches it (its first topic with it) or on its own."""
+    now = shelf["now"]
+    posts = list(BlogPage.objects.child_of(blog))
+    BlogPage.objects.get(title="Post 005").topic_links.all().delete()
+    routed = BlogPage.objects.annotate(first_topic_id=BlogPage.first_topic_of(OuterRef("pk")))
+    for when in (now, now + timedelta(minutes=10)):
+        with time_machine.travel(when, tick=False):
+            for post in posts:
+                expected = [related.pk for related in post.related_posts()]
+                assert post.related_post_ids() == expected, post.title
+                assert routed.get(pk=post.pk).related_post_ids() == expected, post.title
+    with time_machine.travel(now, tick=False):
+        post_000 = BlogPage.objects.get(title="Post 000")
+        assert titles(post_000.related_post_ids()) == ["Post 002", "Post 003", "Post 004"]
+        assert BlogPage.objects.get(title="Post 005").related_post_ids() == []
