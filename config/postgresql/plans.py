@@ -1,4 +1,4 @@
-"""What PostgreSQL plans with: the values a query is run with, and the tables' row counts.
+"""Queries that PostgreSQL must plan for the values they are run with.
 
 Connections prepare the statements they run often (DB_PREPARED_STATEMENTS), and after five
 runs PostgreSQL may keep one generic plan for a prepared statement, chosen without the
@@ -30,20 +30,3 @@ def planned_for_their_values(using):
         yield
     finally:
         connection.prepare_threshold = kept
-
-
-def count_rows_for_the_planner(using):
-    """ANALYZE every table, after a bulk load (PostgreSQL; elsewhere nothing happens).
-
-    PostgreSQL plans with the row counts and value statistics ANALYZE gathers, and autovacuum
-    analyzes a table only after some fifty rows of it change: a table of one row (the blog,
-    the home page, the site) is never analyzed, and the planner guesses about a hundred rows.
-    Guessing a hundred blogs, it found the blogs below the home page by reading every page
-    of the site instead of looking the one blog up: 1.7 ms on each uncached request at 10,000
-    posts, 0.14 ms once analyzed. Returns whether it ran."""
-    database = connections[using]
-    if database.vendor != "postgresql":
-        return False
-    with database.cursor() as cursor:
-        cursor.execute("ANALYZE")
-    return True

@@ -1,15 +1,12 @@
 """The blog's topic counts read every post, and must be planned for the posts there are
 (config/postgresql/plans.py): a prepared statement's generic plan guessed one row and made the
 index's counts five times slower at 10,000 posts. Every other statement a connection runs
-often is still prepared. And after a bulk load every table is counted for the planner."""
-
-import os
+often is still prepared."""
 
 import pytest
-from django.core.management import call_command
 from django.db import connection
 
-from blog.models import BlogIndexPage, BlogPage
+from blog.models import BlogIndexPage
 from config.postgresql.plans import planned_for_their_values
 from tests.factories import publish_post
 
@@ -60,20 +57,3 @@ def test_statements_are_prepared_again_after_the_block(blog):
     for _ in range(RUNS):
         list(blog.posts()[:3])
     assert prepared(LISTING) >= 1
-
-
-def planner_row_count(table):
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT reltuples FROM pg_class WHERE relname = %s", [table])
-        return cursor.fetchone()[0]
-
-
-def test_the_demo_leaves_postgresql_the_row_counts_to_plan_with():
-    """Autovacuum never analyzes a table of one row, and the planner then guesses about a
-    hundred: guessing a hundred blogs, it read every page of the site to find the one blog.
-    After the demo's bulk load every table it filled is counted."""
-    with open(os.devnull, "w") as devnull:
-        call_command("load_demo", no_admin=True, stdout=devnull)
-    assert planner_row_count("blog_blogindexpage") == 1
-    assert planner_row_count("home_homepage") == 1
-    assert planner_row_count("blog_blogpage") == BlogPage.objects.count() >= 13

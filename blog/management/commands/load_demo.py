@@ -10,7 +10,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.files.images import ImageFile
 from django.core.management.base import BaseCommand, CommandError
-from django.db import router, transaction
+from django.db import transaction
 from django.utils import timezone
 from wagtail.embeds.embeds import get_embed_hash
 from wagtail.embeds.models import Embed
@@ -23,7 +23,6 @@ from blog.demo.generate import generate_posts
 from blog.demo.posts import POSTS
 from blog.models import Author, BlogIndexPage, BlogPage, BlogPageAuthor, BlogPageTopic, Topic
 from blog.renditions import prepare_every_picture
-from config.postgresql.plans import count_rows_for_the_planner
 from home.models import HomePage, SiteSettings
 
 DEMO_EMBED_URL = "https://vimeo.com/76979871"
@@ -132,8 +131,6 @@ class Command(BaseCommand):
             reference = BlogPage.objects.child_of(index).filter(slug__in=[p["slug"] for p in POSTS])
             prepared = prepare_every_picture(reference.select_related("hero_image"))
             self.stdout.write(f"Pictures: prepared every size of {prepared} images.")
-        if count_rows_for_the_planner(router.db_for_write(BlogPage)):
-            self.stdout.write("PostgreSQL: counted the rows of every table for its planner.")
 
     def ensure_admin(self):
         user_model = get_user_model()
