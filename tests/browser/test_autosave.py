@@ -38,9 +38,15 @@ def hold(page, pattern, method="POST"):
     return held, release
 
 
+# Wagtail's unsaved-changes controller notes the form as it opened 2 s after it connects
+# (initialDelayValue in its core.js), before the page's load event: text typed before that is
+# part of the form as opened, not a change, and autosave never starts. 1.5 s after the load
+# event was not always enough.
+SETTLE_MS = 3000
+
+
 def type_after_the_editor_settles(page, selector, text):
-    # Wagtail notes the form as it opened a moment after loading; typing earlier is not a change.
-    page.wait_for_timeout(1500)
+    page.wait_for_timeout(SETTLE_MS)
     page.locator(selector).press_sequentially(text, delay=20)
 
 
