@@ -671,10 +671,14 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         return self.get_parent().specific
 
     @staticmethod
+    def topic_links_of(post):
+        """A post's topic links in the editor's order: the first is the topic its card shows."""
+        return BlogPageTopic.objects.filter(page=post).order_by("sort_order", "pk")
+
+    @staticmethod
     def first_topic_of(post):
-        """The id of a post's first topic (the one its card shows), as a subquery."""
-        links = BlogPageTopic.objects.filter(page=post).order_by("sort_order", "pk")
-        return Subquery(links.values("topic")[:1])
+        """The id of a post's first topic, as a subquery."""
+        return Subquery(BlogPage.topic_links_of(post).values("topic")[:1])
 
     def remembered_related_post_ids(self):
         """related_post_ids, found once for every process until the content changes or a post
@@ -689,8 +693,7 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         try:
             topic_id = self.first_topic_id
         except AttributeError:
-            links = BlogPageTopic.objects.filter(page=self.pk).order_by("sort_order", "pk")
-            topic_id = links.values_list("topic", flat=True).first()
+            topic_id = self.topic_links_of(self.pk).values_list("topic", flat=True).first()
         if topic_id is None:
             return []
         head = self.get_parent().specific.listed_ids(topic_id)[: limit + 1]
