@@ -185,17 +185,22 @@ def prefetch_cards(posts, pictures=()):
     prefetch_related_objects([*heroes, *pictures], "renditions")
 
 
+# The order an editor gave a post's bylines and topics (ties, which Orderable allows, by row):
+# the card's first topic and the related posts' topic must agree on it.
+EDITOR_ORDER = ("sort_order", "pk")
+
+
 def byline_prefetch():
     return Prefetch(
         "author_links",
-        queryset=BlogPageAuthor.objects.select_related("author").order_by("sort_order", "pk"),
+        queryset=BlogPageAuthor.objects.select_related("author").order_by(*EDITOR_ORDER),
     )
 
 
 def topic_prefetch():
     return Prefetch(
         "topic_links",
-        queryset=BlogPageTopic.objects.select_related("topic").order_by("sort_order", "pk"),
+        queryset=BlogPageTopic.objects.select_related("topic").order_by(*EDITOR_ORDER),
     )
 
 
@@ -673,7 +678,7 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
     @staticmethod
     def topic_links_of(post):
         """A post's topic links in the editor's order: the first is the topic its card shows."""
-        return BlogPageTopic.objects.filter(page=post).order_by("sort_order", "pk")
+        return BlogPageTopic.objects.filter(page=post).order_by(*EDITOR_ORDER)
 
     @staticmethod
     def first_topic_of(post):
