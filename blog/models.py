@@ -444,18 +444,22 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
     hero_image = models.ForeignKey(
         "wagtailimages.Image",
         null=True,
-        blank=False,
+        # Optional, as on WordPress and Ghost: a post without one is a normal post (imports
+        # bring many); the content checks still ask for one.
+        blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text="The picture at the top of the post and on its card. Wide images work best.",
+        help_text="The picture at the top of the post and on its card. Wide images work best. "
+        "Optional, but posts with a picture stand out in the listing.",
     )
     hero_alt = models.TextField(
         "hero image alt text",
         max_length=ALT_TEXT_MAX_LENGTH,
+        blank=True,
         validators=[MaxLengthValidator(ALT_TEXT_MAX_LENGTH)],
         help_text="Describe the picture for readers who cannot see it: what it shows, not what "
         "it means. Left empty, the description given to the image in the library is used when "
-        "you save. Required to publish; up to 1,000 characters.",
+        "you save. Up to 1,000 characters.",
     )
     # Featuring is an action, not an edit (blog/editorial/featuring.py): neither field is in the
     # editor, and a revision published later leaves both as they are (with_content_json).
