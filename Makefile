@@ -87,7 +87,7 @@ lock: ## re-resolve the dependencies from pyproject.toml into requirements.lock
 
 bench: install ## load reader pages with wrk and time admin pages on PostgreSQL and SQLite (1,000 and 10,000 posts; BENCH_ARGS=--huge adds 100,000)
 	bash .ci/services.sh
-	$(PY) .ci/bench.py $(BENCH_ARGS)
+	$(PY) -m tests.bench.run $(BENCH_ARGS)
 
 # Fresh databases each run: the benchmark adds synthetic posts cumulatively. Each run gets its
 # own file cache: Wagtail caches site root paths there, and they belong to one database.
@@ -96,10 +96,10 @@ BENCH_POSTS ?= 1000,10000
 bench-search: install ## time reader search at 1,000 and 10,000 posts on PostgreSQL and SQLite
 	dropdb -h 127.0.0.1 -U postgres --if-exists cedana_bench_search && createdb -h 127.0.0.1 -U postgres cedana_bench_search
 	DATABASE_URL=$(BENCH_PG) $(PY) manage.py migrate --noinput -v0
-	rm -rf var/bench-search-cache && DATABASE_URL=$(BENCH_PG) CACHE_DIR=$(CURDIR)/var/bench-search-cache $(PY) manage.py bench_search --posts $(BENCH_POSTS) $(BENCH_ARGS)
+	rm -rf var/bench-search-cache && DATABASE_URL=$(BENCH_PG) CACHE_DIR=$(CURDIR)/var/bench-search-cache $(PY) -m tests.bench.command search --posts $(BENCH_POSTS) $(BENCH_ARGS)
 	mkdir -p var && rm -f var/bench-search.sqlite3*
 	DATABASE_URL=sqlite:///$(CURDIR)/var/bench-search.sqlite3 $(PY) manage.py migrate --noinput -v0
-	rm -rf var/bench-search-cache && DATABASE_URL=sqlite:///$(CURDIR)/var/bench-search.sqlite3 CACHE_DIR=$(CURDIR)/var/bench-search-cache $(PY) manage.py bench_search --posts $(BENCH_POSTS) $(BENCH_ARGS)
+	rm -rf var/bench-search-cache && DATABASE_URL=sqlite:///$(CURDIR)/var/bench-search.sqlite3 CACHE_DIR=$(CURDIR)/var/bench-search-cache $(PY) -m tests.bench.command search --posts $(BENCH_POSTS) $(BENCH_ARGS)
 
 clean: ## remove the virtualenv, the demo database and media
 	rm -rf $(VENV) db.sqlite3 media var staticfiles

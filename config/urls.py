@@ -1,5 +1,3 @@
-import os
-
 from django.conf import settings
 from django.urls import include, path
 from wagtail import urls as wagtail_urls
@@ -25,11 +23,6 @@ if settings.DEBUG:
     from django.conf.urls.static import static
 
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
-
-if os.environ.get("BENCH_FLOOR") == "1":
-    from blog.bench_floor import floor
-
-    urlpatterns += [path("bench-floor/", floor)]
 
 urlpatterns += [
     # Shadows Wagtail's page-password view (same address) with a rate-limited one.

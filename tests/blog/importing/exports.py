@@ -1,6 +1,6 @@
 """Exports of many posts written by the tests (and by `make bench`'s import rows): a WordPress
 WXR and a Ghost JSON, each post with a hero picture, a body with a picture, a heading, code and a
-link to the post before it. Plain Python, no pytest: .ci/bench.py imports it too."""
+link to the post before it. Plain Python, no pytest: the benchmark (tests/bench/run.py) imports it too."""
 
 import json
 from xml.sax.saxutils import escape

@@ -1,6 +1,6 @@
 """`make bench`: build blogs of N posts on SQLite and PostgreSQL, serve them with gunicorn
 (2 workers, production settings) and load each reader page with wrk, with every cache off, only the page cache off and warm, and the first request after a change;
-then time the admin pages an editor waits for (`manage.py bench_admin`, production settings).
+then time the admin pages an editor waits for (tests/bench/admin.py, production settings).
 Prints a markdown table for each, with the targets next to the figures. Figures on a shared
 machine are noisy: re-run the rows that decide something (`--only admin` for the admin rows)."""
 
@@ -20,9 +20,9 @@ import time
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from tests.blog.importing.exports import wordpress_export  # noqa: E402
+from tests.blog.importing.exports import wordpress_export
+
+ROOT = Path(__file__).resolve().parents[2]
 
 PY = sys.executable
 # A throwaway loopback server; production settings want a long random key.
@@ -36,10 +36,12 @@ CACHE_MODES = {
     "page off": {"PAGE_CACHE": "off", "CONTENT_CACHE": "on"},
     "warm": {"PAGE_CACHE": "on", "CONTENT_CACHE": "on"},
 }
-# Shares of the floor's req/s each mode must reach (issue 19's targets).
+# Shares of the floor's req/s each mode must reach. Every cache off is a setting no reader meets
+# (issue 32): a diagnostic row with one guard, the post no slower than the official Wagtail demo's
+# share in a side-by-side run. The page cache off is what a signed-in editor reading the blog gets.
 MODE_SHARE = {
-    "all off": {"post": 0.025, "index": 0.02},
-    "page off": {"index": 0.20},
+    "all off": {"post": 0.012},
+    "page off": {"index": 0.20, "post": 0.10},
 }
 WARM_SHARE = 0.90
 P99_MS = 100
@@ -124,11 +126,11 @@ def database_env(engine, posts, fresh=False):
         url = f"postgres://postgres@127.0.0.1:5432/{name}"
     env.update(
         DATABASE_URL=url,
-        DJANGO_SETTINGS_MODULE="config.settings.production",
+        # Production settings with the floor page mounted.
+        DJANGO_SETTINGS_MODULE="tests.bench.settings",
         SECRET_KEY=BENCH_SECRET_KEY,
         ALLOWED_HOSTS="127.0.0.1",
         SECURE_SSL_REDIRECT="false",
-        BENCH_FLOOR="1",
         CACHE_DIR=str(ROOT / "var" / f"bench-cache-{engine}-{posts}"),
         LOG_LEVEL="WARNING",
     )
@@ -414,7 +416,7 @@ def first_after_change_rows(server, engine, posts, urls, args, rows):
 
 
 def bench_admin(env, engine, posts, args, rows):
-    command = [PY, "manage.py", "bench_admin", "--repeat", str(args.repeat)]
+    command = [PY, "-m", "tests.bench.command", "admin", "--repeat", str(args.repeat)]
     if args.admin_pages:
         command += ["--pages", *args.admin_pages]
     try:

@@ -1,5 +1,5 @@
 """Server time of the admin pages an editor waits for, on whatever DATABASE_URL and settings it
-runs with (`.ci/bench.py` runs it with production settings on its benchmark blogs).
+runs with (`make bench` runs it with production settings on its benchmark blogs).
 
 Requests go through Django's whole stack in this process (Django's test Client, logged in as a
 Publisher): middleware, sessions, the view, templates and the database, without a web server or

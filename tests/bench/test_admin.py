@@ -1,4 +1,4 @@
-"""The admin benchmark (`manage.py bench_admin`, `.ci/bench.py --only admin`): it sends what an
+"""The admin benchmark (tests/bench/admin.py, `make bench BENCH_ARGS="--only admin"`): it sends what an
 editor's browser sends, and leaves the post it measured as it found it."""
 
 import json
@@ -11,8 +11,8 @@ from wagtail.blocks import CharBlock, ListBlock, StreamBlock
 from wagtail.models import PageLogEntry
 from wagtail.test.utils.form_data import nested_form_data
 
-from blog.management.commands.bench_admin import PAGES, block_form_data
 from blog.models import BlogPage
+from tests.bench.admin import PAGES, Command, block_form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +52,7 @@ def test_a_run_times_every_admin_page_and_leaves_the_post_as_it_was(demo_site):
     history = PageLogEntry.objects.filter(page=post).count()
 
     out = StringIO()
-    call_command("bench_admin", repeat=2, stdout=out)
+    call_command(Command(), repeat=2, stdout=out)
 
     result = json.loads(out.getvalue())
     assert result["post"] == post.title
