@@ -15,11 +15,10 @@ from datetime import timedelta
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection, transaction
 from django.utils import timezone
-from modelsearch.backends import get_search_backend
-from wagtail.blocks import ChooserBlock
 from wagtail.models import Page
 
 from blog.caching.invalidation import content_changed
+from blog.indexing import index_posts
 from blog.models import BlogPage, BlogPageAuthor, BlogPageTopic
 from blog.reading import reading_minutes
 from home.library_adapters import child_path, child_step, insert_rows
@@ -99,7 +98,8 @@ def generate_posts(index, count, *, images, topics, author, oldest=None):
     write_seconds = time.perf_counter() - started
 
     started = time.perf_counter()
-    index_posts(new_ids)
+    with body_text_computed_once():
+        index_posts(new_ids)
     if new_ids:
         refresh_planner_statistics()
     return Generated(len(missing), write_seconds, time.perf_counter() - started)
@@ -184,45 +184,24 @@ def refresh_planner_statistics():
             cursor.execute("ANALYZE")
 
 
-def index_posts(ids):
-    """Index the new posts in batches, the way update_index would."""
-    backend = get_search_backend()
-    for start in range(0, len(ids), BATCH):
-        batch = (
-            BlogPage.objects.filter(pk__in=ids[start : start + BATCH])
-            .select_related("hero_image")
-            .prefetch_related("topic_links__topic", "author_links__author")
-        )
-        with body_text_computed_once():
-            backend.add_bulk(BlogPage, list(batch))
-
-
 @contextmanager
 def body_text_computed_once():
     """The PostgreSQL indexer reads every search field once per column it fills (title,
     autocomplete, body and two plain-text copies), so each body's blocks were walked five
     times, and each walk looked up its image in a query of its own. While one batch is
-    indexed, each body's words are remembered and the few pool images are fetched once."""
+    indexed, each body's words are remembered. The field's own method is shadowed on this one
+    field instance only and unshadowed after; Wagtail's blocks are left alone."""
     field = BlogPage._meta.get_field("body")
     walk = field.get_searchable_content
-    words, chosen = {}, {}
+    words = {}
 
     def walk_once(value):
         if id(value) not in words:
             words[id(value)] = (value, walk(value))  # holding the value keeps its id unique
         return words[id(value)][1]
 
-    def lookup_once(block, values):
-        model = block.model_class
-        wanted = {pk for pk in values if pk is not None and (model, pk) not in chosen}
-        if wanted:
-            chosen.update({(model, pk): obj for pk, obj in model.objects.in_bulk(wanted).items()})
-        return [chosen.get((model, pk)) for pk in values]
-
     field.get_searchable_content = walk_once
-    ChooserBlock.bulk_to_python = lookup_once
     try:
         yield
     finally:
         del field.get_searchable_content
-        del ChooserBlock.bulk_to_python

@@ -25,8 +25,8 @@ from wagtail.contrib.redirects.models import Redirect
 from wagtail.models import Page, PageViewRestriction, ReferenceIndex
 from wagtail.signal_handlers import disable_reference_index_auto_update
 
-from blog.demo.generate import index_posts
 from blog.editorial.featuring import set_featured
+from blog.indexing import index_posts
 from blog.models import (
     RESERVED_POST_SLUGS,
     SUMMARY_MAX_LENGTH,
