@@ -52,7 +52,7 @@ class PassResult:
 def pass_lock():
     """Yield whether this process may run a pass: on PostgreSQL only one process at a time may.
 
-    Other databases always get True; the README asks for a single scheduler there. Each item
+    Other databases always get True; docs/editors.md asks for a single scheduler there. Each item
     is also re-checked under a row lock, so a second pass could never publish twice anyway.
     """
     if connection.vendor != "postgresql":

@@ -290,7 +290,7 @@ WAGTAILDOCS_EXTENSIONS = ["csv", "docx", "key", "odt", "pdf", "pptx", "rtf", "tx
 WAGTAILIMAGES_MAX_UPLOAD_SIZE = 10 * 1024 * 1024
 WAGTAILIMAGES_MAX_IMAGE_PIXELS = 40_000_000
 WAGTAILADMIN_COMMENTS_ENABLED = True
-# Wagtail's defaults, spelled out because editors rely on them (README, "Writing a post"):
+# Wagtail's defaults, spelled out because editors rely on them (docs/editors.md, "Writing a post"):
 # autosave half a second after typing stops, "someone else is editing" notices every 10 s.
 WAGTAIL_AUTOSAVE_INTERVAL = 500
 WAGTAIL_EDITING_SESSION_PING_INTERVAL = 10_000

@@ -1,4 +1,4 @@
-"""Who may do what in the image and document libraries (the README's roles table).
+"""Who may do what in the image and document libraries (the roles table in docs/editors.md).
 
 Editors upload and choose pictures and files, and change only what they uploaded themselves;
 Publishers manage the whole library. A probe found Editors replacing and deleting the heroes of
