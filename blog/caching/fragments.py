@@ -6,14 +6,14 @@ renditions, each with its filter parsed), its links and its byline; a post's art
 body's blocks. The same card appears on the index, its topic pages, later pages as posts move
 down and under related posts, so each is rendered once and kept in the shared cache, keyed by
 the content generation (generation.py): any change readers could see, an image's
-included, moves the generation on and retires every fragment at once. One get_many fetches a
+included, moves the generation on and retires every fragment at once. Like every remembered
+value (remembered.py), a fragment is kept no later than the next visible post's expiry. One get_many fetches a
 page's fragments; only the missing ones are rendered, after what they show is prefetched.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.db.models import prefetch_related_objects
 from django.template.loader import get_template
 
@@ -23,6 +23,7 @@ from home.middleware import site_id
 
 from . import memory
 from .generation import content_key, shared_cache_enabled
+from .remembered import lifetime_until_next_expiry
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ def render_fragments(request, fragments, lookups=(), load=None):
         }
         # A picture shown as its alt text while the object store is down must not outlive it.
         if not outage_seen.get():
-            memory.keep(fresh, settings.CONTENT_CACHE_TTL)
+            memory.keep(fresh, lifetime_until_next_expiry())
         found.update(fresh)
     # A post deleted since its id was listed shows nothing rather than failing the page.
     return [found.get(key, "") for key in keys]

@@ -392,3 +392,23 @@ def test_a_preview_of_the_blog_shows_its_unsaved_title_and_readers_never_do(
     response = preview_blog(rf, admin_user, blog, seo_title="An unsaved title")
     assert og_title(response) == "An unsaved title"
     assert og_title(client.get("/blog/", HTTP_HOST=host)) == blog.title
+
+
+def test_a_card_is_rendered_anew_once_the_next_visible_post_expires(
+    client, blog, author, topic, commit
+):
+    """Kept cards end with everything else remembered: no later than the next expiry, so what
+    was kept while a post was about to expire is never read past that moment."""
+    now = timezone.now()
+    with commit():
+        post = publish_post(blog, "Kept card", authors=[author], topics=[topic])
+        publish_post(
+            blog, "Brief", authors=[author], topics=[topic], expire_at=now + timedelta(seconds=30)
+        )
+    assert "Kept card" in card_titles(client.get("/blog/"))
+    # A change that moves no generation (a bulk update sends no signal) shows only once the
+    # kept card has ended.
+    BlogPage.objects.filter(pk=post.pk).update(title="Rendered anew")
+    assert "Kept card" in card_titles(client.get("/blog/"))
+    with time_machine.travel(now + timedelta(minutes=1), tick=False):
+        assert "Rendered anew" in card_titles(client.get("/blog/"))
