@@ -438,6 +438,8 @@ PAGE_PASSWORD_RATE_PER_RESTRICTION = os.environ.get("PAGE_PASSWORD_RATE_PER_REST
 # Uploads: raster images only (SVG can carry script), documents always downloaded.
 WAGTAILIMAGES_EXTENSIONS = ["gif", "jpg", "jpeg", "png", "webp", "avif"]
 WAGTAILDOCS_SERVE_METHOD = "serve_view"
+# Wagtail shows PDFs inline by default; a PDF can carry script and forms, so it downloads too.
+WAGTAILDOCS_INLINE_CONTENT_TYPES = []
 # Request bodies over these sizes are refused with 413 before they are read
 # (home.security.RequestBodyLimitMiddleware): Django spools uploaded files to disk whatever their
 # size. Everyone: 2.5 MB, Django's DATA_UPLOAD_MAX_MEMORY_SIZE. Admin users: the largest upload

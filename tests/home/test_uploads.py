@@ -77,6 +77,19 @@ def test_documents_that_a_browser_could_run_are_downloaded_never_shown(client, n
 
 
 @pytest.mark.django_db
+def test_every_allowed_document_type_downloads_even_a_pdf(client, settings):
+    for extension in settings.WAGTAILDOCS_EXTENSIONS:
+        name = f"report.{extension}"
+        document = Document.objects.create(title=name, file=ContentFile(b"%PDF-1.4\n", name=name))
+        response = client.get(document.url)
+        assert response.status_code == 200
+        disposition = response["Content-Disposition"]
+        assert disposition.startswith("attachment; filename="), (extension, disposition)
+        assert document.filename in disposition
+    assert "pdf" in settings.WAGTAILDOCS_EXTENSIONS
+
+
+@pytest.mark.django_db
 def test_html_is_not_an_allowed_document_type(admin_client):
     response = admin_client.post(
         "/admin/documents/add/",
