@@ -15,6 +15,12 @@ urlpatterns = [
     # Shadows Wagtail's own reset view (same address) with a rate-limited one.
     path("admin/password_reset/", security.password_reset, name="password_reset"),
     path("admin/", include(wagtailadmin_urls)),
+    # Shadows Wagtail's collection-password view (same address) with a rate-limited one.
+    path(
+        "documents/authenticate_with_password/<int:restriction_id>/",
+        security.document_password,
+        name="wagtaildocs_authenticate_with_password",
+    ),
     path("documents/", include(wagtaildocs_urls)),
     path("search/", include("search.urls")),
     path("share/<str:token>/", shared_draft, name="blog_shared_draft"),
