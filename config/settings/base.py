@@ -90,6 +90,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A number out of the database's range in a hand-edited address: 400 (home/errors.py).
     "home.errors.NumberOutOfRangeMiddleware",
+    # A NUL character in the path, query or a form field: 400 (home/errors.py).
+    "home.errors.NulCharacterMiddleware",
     "wagtail.contrib.redirects.middleware.RedirectMiddleware",
     # Imported WordPress addresses like /?p=123, which the home page would answer (blog/importing).
     "blog.importing.middleware.OldQueryAddressRedirectMiddleware",
@@ -437,6 +439,8 @@ PAGE_PASSWORD_RATE_PER_RESTRICTION = os.environ.get("PAGE_PASSWORD_RATE_PER_REST
 
 # Uploads: raster images only (SVG can carry script), documents always downloaded.
 WAGTAILIMAGES_EXTENSIONS = ["gif", "jpg", "jpeg", "png", "webp", "avif"]
+# A file that only starts like a picture is a form error, not a 500 (home/uploads.py).
+WAGTAILIMAGES_IMAGE_FORM_BASE = "home.uploads.ImageForm"
 WAGTAILDOCS_SERVE_METHOD = "serve_view"
 # Wagtail shows PDFs inline by default; a PDF can carry script and forms, so it downloads too.
 WAGTAILDOCS_INLINE_CONTENT_TYPES = []
