@@ -90,8 +90,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A number out of the database's range in a hand-edited address: 400 (home/errors.py).
     "home.errors.NumberOutOfRangeMiddleware",
-    # A NUL character in the path, query or a form field: 400 (home/errors.py).
-    "home.errors.NulCharacterMiddleware",
+    # A NUL character or a malformed value in an admin address or form: 400 (home/errors.py).
+    "home.errors.AdminBadRequestMiddleware",
     "wagtail.contrib.redirects.middleware.RedirectMiddleware",
     # Imported WordPress addresses like /?p=123, which the home page would answer (blog/importing).
     "blog.importing.middleware.OldQueryAddressRedirectMiddleware",
