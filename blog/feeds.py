@@ -57,8 +57,9 @@ class BlogFeed(Feed):
 
     What an editor typed is shown as typed. RSS cannot say whether a <title> or <description>
     is text or HTML, and feed readers render both as HTML (descriptions by the spec, titles by
-    habit): so the channel's and each item's title and description are escaped as HTML once,
-    before the XML writer encodes them. A reader that decodes the XML and renders the HTML
+    habit), and many do the same with an item's dc:creator and <category>: so the channel's
+    and each item's title and description, and each byline and topic name, are escaped as HTML
+    once, before the XML writer encodes them. A reader that decodes the XML and renders the HTML
     shows "<script>" or "&amp;" literally and runs nothing. Atom declares which is which
     (BlogAtom)."""
 
@@ -210,13 +211,14 @@ class BlogFeed(Feed):
         return entry["updated"]
 
     def item_categories(self, entry):
-        return entry["topics"]
+        return [self.as_shown(name) for name in entry["topics"]]
 
     def item_enclosures(self, entry):
         return [Enclosure(*entry["enclosure"])] if entry["enclosure"] else []
 
     def item_extra_kwargs(self, entry):
-        return {"authors": entry["authors"], "content": entry["content"]}
+        authors = [self.as_shown(name) for name in entry["authors"]]
+        return {"authors": authors, "content": entry["content"]}
 
 
 def feed_item_fragment():

@@ -7,7 +7,8 @@ served: loading the content model never loads the rendering and caching layers (
 contract in pyproject.toml).
 """
 
-from django.core.paginator import Paginator
+from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
+from django.http import Http404
 
 from .caching import chrome
 from .caching.fragments import (
@@ -19,6 +20,7 @@ from .caching.fragments import (
     render_fragments,
 )
 from .caching.generation import first_since_change
+from .caching.pages import reads_page_number
 from .feeds import BlogAtom, BlogFeed
 from .models import BlogPage, prefetch_cards
 from .renditions import body_pictures
@@ -44,7 +46,7 @@ def listing_context(blog, request, topic=None):
         paginator.count = total_posts - (1 if featured else 0)
     else:
         paginator.count = next((t.post_count for t in topics if t.pk == topic.pk), 0)
-    page = paginator.get_page(request.GET.get("page"))
+    page = page_of(paginator, request)
     page.object_list = list(page.object_list)
     featured = featured if page.number == 1 else None
     listed = [featured, *page.object_list] if featured else page.object_list
@@ -75,6 +77,19 @@ def listing_context(blog, request, topic=None):
             request, blog, topic=topic, page=page, listed=listed, entries=entries
         ),
     }
+
+
+def page_of(paginator, request):
+    """The page the address names: a number past the last page (or below the first) is not
+    found, so no address pads the page cache with copies of the last page; anything that is
+    no number at all is the first page."""
+    reads_page_number(request)
+    try:
+        return paginator.page(request.GET.get("page") or 1)
+    except PageNotAnInteger:
+        return paginator.page(1)
+    except EmptyPage:
+        raise Http404("No such page") from None
 
 
 def post_context(post, request):

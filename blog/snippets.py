@@ -2,6 +2,7 @@
 
 from functools import cached_property
 
+from django.core.exceptions import ValidationError
 from wagtail.admin.menu import MenuItem
 from wagtail.permission_policies import ModelPermissionPolicy
 from wagtail.snippets.models import register_snippet
@@ -20,9 +21,21 @@ class InTickOrderChosenView(SnippetChosenMultipleView):
     """
 
     def get_objects(self, pks):
-        sent = [*self.request.GET.getlist("picked"), *pks]
-        position = {pk: n for n, pk in reversed(list(enumerate(sent)))}
-        return sorted(super().get_objects(pks), key=lambda item: position[str(item.pk)])
+        # A hand-edited address may send "01" for 1, or no number at all: an id is compared
+        # as the database reads it, and one that is no id chooses nothing.
+        position = {}
+        for n, sent in enumerate([*self.request.GET.getlist("picked"), *pks]):
+            pk = self.as_pk(sent)
+            if pk is not None:
+                position.setdefault(pk, n)
+        chosen = super().get_objects([pk for pk in map(self.as_pk, pks) if pk is not None])
+        return sorted(chosen, key=lambda item: position[item.pk])
+
+    def as_pk(self, value):
+        try:
+            return self.model_class._meta.pk.to_python(value)
+        except ValidationError:
+            return None
 
 
 class InTickOrderChooserViewSet(SnippetChooserViewSet):

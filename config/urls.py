@@ -1,9 +1,12 @@
 from django.conf import settings
 from django.urls import include, path
+from django.views.decorators.cache import never_cache
 from wagtail import urls as wagtail_urls
 from wagtail.admin import urls as wagtailadmin_urls
+from wagtail.admin.auth import require_admin_access
 from wagtail.documents import urls as wagtaildocs_urls
 
+from blog.editorial.admin_views import ChosenPagesView
 from blog.views import shared_draft
 from home import health, security
 
@@ -12,7 +15,19 @@ urlpatterns = [
     path("readyz", health.readyz, name="readyz"),
     # Shadows Wagtail's own reset view (same address) with a rate-limited one.
     path("admin/password_reset/", security.password_reset, name="password_reset"),
+    # Shadows Wagtail's view (same address), which answered 500 when sent the tree's root.
+    path(
+        "admin/choose-page/chosen-multiple/",
+        never_cache(require_admin_access(ChosenPagesView.as_view())),
+        name="wagtailadmin_choose_page_chosen_multiple",
+    ),
     path("admin/", include(wagtailadmin_urls)),
+    # Shadows Wagtail's collection-password view (same address) with a rate-limited one.
+    path(
+        "documents/authenticate_with_password/<int:restriction_id>/",
+        security.document_password,
+        name="wagtaildocs_authenticate_with_password",
+    ),
     path("documents/", include(wagtaildocs_urls)),
     path("search/", include("search.urls")),
     path("share/<str:token>/", shared_draft, name="blog_shared_draft"),

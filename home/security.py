@@ -1,5 +1,5 @@
 """Request-level hardening: the client address every throttle trusts, the admin's CSP, the
-request body cap, the rate-limited password reset and page passwords."""
+request body cap, the rate-limited password reset and page and document passwords."""
 
 import functools
 import unicodedata
@@ -11,6 +11,7 @@ from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django_ratelimit.decorators import ratelimit
 from wagtail.admin.views.account import PasswordResetView
+from wagtail.documents.views import serve as documents
 from wagtail.views import authenticate_with_password
 
 
@@ -125,6 +126,10 @@ def _restriction_key(group, request):
     return f"restriction:{request.resolver_match.kwargs['page_view_restriction_id']}"
 
 
+def _collection_restriction_key(group, request):
+    return f"collection-restriction:{request.resolver_match.kwargs['restriction_id']}"
+
+
 _password_reset = PasswordResetView.as_view()
 
 
@@ -147,3 +152,13 @@ def page_password(request, page_view_restriction_id, page_id):
     """Wagtail's form for a password-protected page, refusing further guesses once either limit
     is reached."""
     return authenticate_with_password(request, page_view_restriction_id, page_id)
+
+
+@throttled(
+    "security/too_many_page_passwords.html",
+    ("ip", "PAGE_PASSWORD_RATE_PER_IP"),
+    (_collection_restriction_key, "PAGE_PASSWORD_RATE_PER_RESTRICTION"),
+)
+def document_password(request, restriction_id):
+    """Wagtail's form for a password-protected collection of documents, limited as a page's."""
+    return documents.authenticate_with_password(request, restriction_id)

@@ -169,15 +169,16 @@ def test_the_project_uses_the_typed_table_block_not_the_one_with_cell_classes(se
 
 
 # Feeds are XML. What a feed reader renders as HTML must be inert once the XML layer is decoded,
-# and show the editor's text: in RSS, which cannot mark an element as text, every title and
-# description (blog/feeds.py); in Atom, summary and content. Atom's titles and subtitle are text.
+# and show the editor's text: in RSS, which cannot mark an element as text, every title,
+# description, byline and topic (blog/feeds.py); in Atom, summary and content. Atom's titles,
+# subtitle, author names and category terms are text.
 FEEDS = [
     ("blog RSS", lambda objs: f"{objs['blog'].url}feed/"),
     ("blog Atom", lambda objs: f"{objs['blog'].url}atom/"),
     ("topic RSS", lambda objs: f"{objs['blog'].url}topic/{objs['topic'].slug}/feed/"),
     ("topic Atom", lambda objs: f"{objs['blog'].url}topic/{objs['topic'].slug}/atom/"),
 ]
-RSS_HTML_ELEMENTS = {"title", "description", "encoded"}
+RSS_HTML_ELEMENTS = {"title", "description", "encoded", "creator", "category"}
 ATOM_HTML_ELEMENTS = {"summary", "content"}
 
 
@@ -212,8 +213,11 @@ def test_feeds_carry_the_payload_as_text(name, address, full_text, hostile_post,
         channel = feed.find("channel") if is_rss else feed
         intro = [shown(e) for e in channel if local_name(e) in {"description", "subtitle"}]
         assert intro == [PAYLOAD]
-    # dc:creator / <author><name>: names, which readers show as text.
-    assert any((e.text or "") == PAYLOAD for e in elements if local_name(e) in {"creator", "name"})
+    assert PAYLOAD in [shown(e) for e in elements if local_name(e) in {"creator", "name"}]
+    if is_rss:
+        assert PAYLOAD in [shown(e) for e in elements if local_name(e) == "category"]
+    else:
+        assert PAYLOAD in [e.get("term") for e in elements if local_name(e) == "category"]
 
 
 @pytest.mark.django_db

@@ -67,7 +67,8 @@ def cache_variant(request):
             value = values[0] if len(values) == 1 else ""
             if not (value.isascii() and value.isdigit() and len(value) <= 6):
                 return None
-            page = f"page={int(value)}"
+            # The first page is the page without a number: one entry for both.
+            page = f"page={int(value)}" if int(value) != 1 else ""
         elif not (name in IGNORED_PARAMS or name.startswith(IGNORED_PARAM_PREFIXES)):
             return None
     return page
@@ -101,8 +102,16 @@ def mark_public_page(page, request, serve_args, serve_kwargs):
         request._page_cache_public = True
 
 
+def reads_page_number(request):
+    """Called by a view whose answer depends on ?page=: only its numbered pages are stored."""
+    request._page_cache_reads_page = True
+
+
 def is_storable(request, response):
     if request.method != "GET" or getattr(request, "is_preview", False):
+        return False
+    # Elsewhere ?page=2…999999 would each store one more copy of the same page.
+    if cache_variant(request) and not getattr(request, "_page_cache_reads_page", False):
         return False
     if not (getattr(request, "_page_cache_public", False) or request.path in PUBLIC_PATHS):
         return False

@@ -90,6 +90,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A number out of the database's range in a hand-edited address: 400 (home/errors.py).
     "home.errors.NumberOutOfRangeMiddleware",
+    # A NUL character or a malformed value in an admin address or form: 400 (home/errors.py).
+    "home.errors.AdminBadRequestMiddleware",
     "wagtail.contrib.redirects.middleware.RedirectMiddleware",
     # Imported WordPress addresses like /?p=123, which the home page would answer (blog/importing).
     "blog.importing.middleware.OldQueryAddressRedirectMiddleware",
@@ -437,7 +439,11 @@ PAGE_PASSWORD_RATE_PER_RESTRICTION = os.environ.get("PAGE_PASSWORD_RATE_PER_REST
 
 # Uploads: raster images only (SVG can carry script), documents always downloaded.
 WAGTAILIMAGES_EXTENSIONS = ["gif", "jpg", "jpeg", "png", "webp", "avif"]
+# A file that only starts like a picture is a form error, not a 500 (home/uploads.py).
+WAGTAILIMAGES_IMAGE_FORM_BASE = "home.uploads.ImageForm"
 WAGTAILDOCS_SERVE_METHOD = "serve_view"
+# Wagtail shows PDFs inline by default; a PDF can carry script and forms, so it downloads too.
+WAGTAILDOCS_INLINE_CONTENT_TYPES = []
 # Request bodies over these sizes are refused with 413 before they are read
 # (home.security.RequestBodyLimitMiddleware): Django spools uploaded files to disk whatever their
 # size. Everyone: 2.5 MB, Django's DATA_UPLOAD_MAX_MEMORY_SIZE. Admin users: the largest upload

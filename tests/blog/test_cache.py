@@ -97,9 +97,40 @@ def test_a_readers_second_visit_is_served_from_the_cache(client, post):
 def test_tracking_parameters_share_the_cached_page_but_other_pages_do_not(client, post):
     client.get("/blog/")
     assert client.get("/blog/?utm_source=mail&fbclid=x")["X-Cache"] == "HIT"
-    assert client.get("/blog/?page=1")["X-Cache"] == "MISS"
+    assert client.get("/blog/?page=1")["X-Cache"] == "HIT"
     assert client.get("/blog/?page=abc")["X-Cache"] == "BYPASS"
     assert client.get("/blog/?q=anything")["X-Cache"] == "BYPASS"
+
+
+def test_parameters_a_page_does_not_read_add_no_cache_entries(client, settings, post):
+    first = client.get("/blog/")
+    assert first["X-Cache"] == "MISS"
+    stored = cache_entries(settings)
+    for n in range(1, 31):
+        response = client.get(f"/blog/?utm_x={n}")
+        assert response["X-Cache"] == "HIT"
+        assert response.content == first.content
+    assert client.get("/blog/?page=01&utm_x=1&fbclid=2")["X-Cache"] == "HIT"
+    assert cache_entries(settings) == stored
+    # Nothing else on the site reads ?page=, so no number stores a copy of a post or a feed.
+    for address in (post.url, "/blog/feed/", "/sitemap.xml", "/robots.txt", "/"):
+        client.get(address)
+        stored = cache_entries(settings)
+        for n in range(2, 32):
+            assert client.get(f"{address}?page={n}").status_code == 200
+        assert cache_entries(settings) == stored, address
+
+
+def test_a_page_past_the_last_is_not_found_and_not_stored(client, settings, post):
+    client.get("/blog/")
+    client.get("/blog/?page=2")  # the not-found page's own chrome may be kept, once
+    stored = cache_entries(settings)
+    for n in range(3, 33):
+        response = client.get(f"/blog/?page={n}")
+        assert response.status_code == 404
+        assert response["X-Cache"] == "BYPASS"
+    assert client.get("/blog/?page=999").status_code == 404
+    assert cache_entries(settings) == stored
 
 
 def test_editors_never_get_or_fill_the_cache(client, admin_user, post):

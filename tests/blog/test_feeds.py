@@ -31,6 +31,7 @@ CONTENT = "{http://purl.org/rss/1.0/modules/content/}"
 
 # Text an editor types that means something in HTML.
 TYPED = "<script>alert(1)</script> <b>bold</b> AT&T &amp; co"
+NAME = """Ada <b>&"' Lovelace"""
 
 
 def rendered(html):
@@ -286,10 +287,14 @@ def test_a_longer_feed_costs_no_extra_queries(client, blog, author, topic, url):
     assert queries_for_feed() == few
 
 
-def test_what_an_editor_types_reaches_a_feed_reader_as_typed(client, home, author):
+def test_what_an_editor_types_reaches_a_feed_reader_as_typed(client, home):
     topic = make_topic("Typed", description=TYPED)
+    named = make_topic(NAME, slug="named")
+    author = make_author(NAME, slug="named")
     blog = make_blog_index(home, title=TYPED, slug="typed", hero_intro=TYPED)
-    publish_post(blog, TYPED, slug="typed-post", summary=TYPED, authors=[author], topics=[topic])
+    publish_post(
+        blog, TYPED, slug="typed-post", summary=TYPED, authors=[author], topics=[topic, named]
+    )
     for url in ("/typed/feed/", "/typed/topic/typed/feed/"):
         channel = ElementTree.fromstring(client.get(url).content).find("channel")
         item = channel.find("item")
@@ -298,6 +303,8 @@ def test_what_an_editor_types_reaches_a_feed_reader_as_typed(client, home, autho
         assert rendered(channel.findtext("description")) == TYPED
         assert rendered(item.findtext("title")) == TYPED
         assert rendered(item.findtext("description")) == TYPED
+        assert [rendered(e.text) for e in item.findall(f"{DC}creator")] == [NAME]
+        assert [rendered(e.text) for e in item.findall("category")] == ["Typed", NAME]
     for url in ("/typed/atom/", "/typed/topic/typed/atom/"):
         feed = ElementTree.fromstring(client.get(url).content)
         entry = feed.find(f"{ATOM}entry")
@@ -307,3 +314,5 @@ def test_what_an_editor_types_reaches_a_feed_reader_as_typed(client, home, autho
         assert entry.findtext(f"{ATOM}title") == TYPED
         assert entry.find(f"{ATOM}summary").get("type") == "html"
         assert rendered(entry.findtext(f"{ATOM}summary")) == TYPED
+        assert entry.findtext(f"{ATOM}author/{ATOM}name") == NAME
+        assert [c.get("term") for c in entry.findall(f"{ATOM}category")] == ["Typed", NAME]

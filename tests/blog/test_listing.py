@@ -145,8 +145,8 @@ def test_one_page_of_posts_has_no_pagination(client, blog, author, topic):
     assert BeautifulSoup(response.content, "html.parser").select_one(".pagination") is None
 
 
-@pytest.mark.parametrize("value", ["abc", "-1", "0", "99999", "", "%00", "1e309", "1.5", "２"])
-def test_odd_page_numbers_give_a_real_page(client, blog, author, topic, value):
+@pytest.mark.parametrize("value", ["abc", "", "%00", "1e309", "1.5", "２", "9" * 5000])
+def test_a_page_parameter_that_is_no_number_gives_a_real_page(client, blog, author, topic, value):
     blog.posts_per_page = 2
     blog.save_revision().publish()
     publish_posts(blog, 5, authors=[author], topics=[topic])
@@ -155,9 +155,22 @@ def test_odd_page_numbers_give_a_real_page(client, blog, author, topic, value):
     assert len(grid_titles(response)) in {1, 2}
 
 
+@pytest.mark.parametrize("value", ["4", "999", "99999", "0", "-1", "000"])
+def test_a_page_number_past_the_last_page_is_not_found(client, blog, author, topic, value):
+    blog.posts_per_page = 2
+    blog.save_revision().publish()
+    publish_posts(blog, 5, authors=[author], topics=[topic])
+    assert client.get("/blog/?page=3").status_code == 200
+    for address in (f"/blog/?page={value}", f"/blog/topic/{topic.slug}/?page={value}"):
+        response = client.get(address)
+        assert response.status_code == 404
+        assert "Page not found" in response.content.decode()
+
+
 def test_repeated_or_array_page_parameters_are_harmless(client, blog, author, topic):
     publish_posts(blog, 3, authors=[author], topics=[topic])
-    assert client.get("/blog/?page=1&page=2").status_code == 200
+    assert client.get("/blog/?page=2&page=1").status_code == 200
+    assert client.get("/blog/?page=1&page=2").status_code == 404  # the last one counts
     assert client.get("/blog/?page[]=1").status_code == 200
 
 

@@ -63,6 +63,31 @@ def test_an_svg_cannot_be_uploaded_as_an_image(admin_client):
 @pytest.mark.parametrize(
     ("name", "content"),
     [
+        ("trick.gif", b"GIF89a<script>alert(1)</script>"),
+        ("trick.gif", b"GIF89a<script>"),
+        ("trick.png", b"\x89PNG\r\n\x1a\n<script>"),
+        ("trick.jpg", b"\xff\xd8\xff<script>"),
+        ("trick.webp", b"RIFF\x00\x00\x00\x00WEBP<script>"),
+    ],
+)
+def test_a_file_that_only_starts_like_a_picture_is_a_form_error(admin_client, name, content):
+    response = upload_image(admin_client, name, content, "image/gif")
+    assert response.status_code == 200
+    assert "Upload a valid image" in response.content.decode()
+    # The multiple upload (drag and drop) uses the same form.
+    response = admin_client.post(
+        "/admin/images/multiple/add/",
+        {"files[]": SimpleUploadedFile(name, content, content_type="image/gif")},
+    )
+    assert response.status_code == 200
+    assert response.json()["success"] is False
+    assert not Image.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
         ("notes.html", b"<script>alert(document.cookie)</script>"),
         ("diagram.svg", b'<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'),
     ],
@@ -74,6 +99,19 @@ def test_documents_that_a_browser_could_run_are_downloaded_never_shown(client, n
     assert response.status_code == 200
     assert response["Content-Disposition"].startswith("attachment")
     assert response["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.django_db
+def test_every_allowed_document_type_downloads_even_a_pdf(client, settings):
+    for extension in settings.WAGTAILDOCS_EXTENSIONS:
+        name = f"report.{extension}"
+        document = Document.objects.create(title=name, file=ContentFile(b"%PDF-1.4\n", name=name))
+        response = client.get(document.url)
+        assert response.status_code == 200
+        disposition = response["Content-Disposition"]
+        assert disposition.startswith("attachment; filename="), (extension, disposition)
+        assert document.filename in disposition
+    assert "pdf" in settings.WAGTAILDOCS_EXTENSIONS
 
 
 @pytest.mark.django_db
