@@ -24,9 +24,14 @@ def current(pages, now=None):
 
 def hidden_branches():
     """Tree paths under which no reader sees anything: an unpublished page with pages below
-    it, and a restricted page (itself and everything below). One query finds both."""
+    it, and a restricted page or an alias of one (itself and everything below). One query
+    finds them all."""
     return list(
-        Page.objects.filter(Q(live=False, numchild__gt=0) | Q(view_restrictions__isnull=False))
+        Page.objects.filter(
+            Q(live=False, numchild__gt=0)
+            | Q(view_restrictions__isnull=False)
+            | Q(alias_of__view_restrictions__isnull=False)
+        )
         .values_list("path", flat=True)
         .distinct()
     )
@@ -45,7 +50,9 @@ def visible_in_one_query(pages, now=None):
     """visible() with the ancestors tested inside the query: for a query that finds a row or
     two, where reading the hidden branches would cost a query of its own."""
     hidden_ancestor = Page.objects.filter(
-        Q(live=False) | Q(view_restrictions__isnull=False),
+        Q(live=False)
+        | Q(view_restrictions__isnull=False)
+        | Q(alias_of__view_restrictions__isnull=False),
         path=Substr(OuterRef("path"), 1, Length("path")),
     )
     return current(pages, now).exclude(Exists(hidden_ancestor))
@@ -54,8 +61,11 @@ def visible_in_one_query(pages, now=None):
 def visible_children(page, pages, now=None):
     """visible() for the children of a page being served: routing has already refused the
     page if it or an ancestor is hidden (hides_its_subtree, restrictions_over), so only each
-    child's own restriction is left, and the test costs no query of its own."""
-    own_restriction = PageViewRestriction.objects.filter(page=OuterRef("pk"))
+    child's own restriction (or, for an alias, its source's) is left, and the test costs no
+    query of its own."""
+    own_restriction = PageViewRestriction.objects.filter(
+        Q(page=OuterRef("pk")) | Q(page=OuterRef("alias_of"))
+    )
     return current(pages.child_of(page), now).exclude(Exists(own_restriction))
 
 

@@ -68,10 +68,11 @@ class RequestBodyLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0
+        declared = request.META.get("CONTENT_LENGTH") or "0"
+        # HTTP allows digits only; Django would read a malformed length as no body at all.
+        if not (declared.isascii() and declared.isdigit()):
+            return _malformed_length()
+        length = int(declared)
         if length > settings.MAX_REQUEST_BODY and (
             length > settings.MAX_EDITOR_REQUEST_BODY
             or not request.user.has_perm("wagtailadmin.access_admin")
@@ -87,6 +88,10 @@ def _request_too_large():
         {"limit": settings.MAX_REQUEST_BODY, "editor_limit": settings.MAX_EDITOR_REQUEST_BODY},
     )
     return HttpResponse(page, status=413)
+
+
+def _malformed_length():
+    return HttpResponse(render_to_string("security/malformed_length.html"), status=400)
 
 
 def _email_key(group, request):

@@ -1,18 +1,24 @@
 """The page cache serves anonymous readers fast and never serves them anything stale or private."""
 
 import io
+import re
+import secrets
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 import time_machine
 from bs4 import BeautifulSoup
+from django.conf import settings as django_settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.management import call_command
 from django.http import HttpResponse
+from django.middleware.csrf import get_token
+from django.test import Client
 from django.utils import timezone
 from wagtail.models import PageViewRestriction
 
+from blog import serving
 from blog.caching.pages import is_storable
 from home.models import SiteSettings
 from home.security import ContentSecurityPolicyMiddleware
@@ -20,6 +26,8 @@ from tests.factories import draft_post, publish_post
 from tests.services import redis_location
 
 pytestmark = pytest.mark.django_db
+
+NONCE_IN_POLICY = re.compile(r"'nonce-([^']+)'")
 
 
 @pytest.fixture(autouse=True)
@@ -259,16 +267,29 @@ def test_changing_the_site_settings_shows_on_the_next_request(client, post, comm
     assert "newbrand" in client.get("/blog/").content.decode()
 
 
-def test_a_cached_page_carries_no_nonce_of_an_earlier_response(client, post):
+@pytest.fixture
+def nonce_in_every_policy(monkeypatch):
+    """Every response's policy names a nonce of its own, as one does when the page used it."""
+    build_parts = ContentSecurityPolicyMiddleware.get_policy_parts
+
+    def with_a_nonce(self, request, response, report_only=False):
+        parts = build_parts(self, request, response, report_only)
+        parts.nonce = parts.nonce or secrets.token_urlsafe(16)
+        return parts
+
+    monkeypatch.setattr(ContentSecurityPolicyMiddleware, "get_policy_parts", with_a_nonce)
+
+
+def test_a_cached_page_carries_no_nonce_of_an_earlier_response(client, post, nonce_in_every_policy):
     first = client.get("/blog/")
     second = client.get("/blog/")
     assert second["X-Cache"] == "HIT"
-    body = second.content.decode()
-    assert "nonce=" not in body
-    # A policy that names a nonce must name a fresh one on every response, cached or not.
-    policy = first.get("Content-Security-Policy", "")
-    if "nonce-" in policy:
-        assert policy != second["Content-Security-Policy"]
+    assert "nonce=" not in second.content.decode()
+    # The policy is written afresh for every response, cached or not: a replayed nonce would
+    # let a script injected into the next reader's page borrow it.
+    nonces = [NONCE_IN_POLICY.findall(r["Content-Security-Policy"]) for r in (first, second)]
+    assert all(len(found) == 1 for found in nonces), nonces
+    assert nonces[0] != nonces[1]
 
 
 @pytest.mark.parametrize("nonce_used", [False, True], ids=["no nonce", "nonce in the page"])
@@ -340,3 +361,55 @@ def test_robots_txt_names_the_sitemap_at_the_sites_address_whatever_the_host(cli
     for host in ("127.0.0.1:20001", "localhost"):
         response = client.get("/robots.txt", HTTP_HOST=host)
         assert "Sitemap: http://localhost/sitemap.xml" in response.content.decode().splitlines()
+
+
+@pytest.fixture
+def listing_with_a_form(monkeypatch):
+    """The blog's listing uses the CSRF token, as a page with a POST form does: the CSRF
+    middleware then sets the reader's token cookie on the response."""
+    real_context = serving.listing_context
+
+    def with_a_form(blog, request, *args, **kwargs):
+        get_token(request)
+        return real_context(blog, request, *args, **kwargs)
+
+    monkeypatch.setattr(serving, "listing_context", with_a_form)
+
+
+def test_a_page_that_sets_a_cookie_is_never_stored_or_replayed(client, post, listing_with_a_form):
+    first = client.get("/blog/")
+    assert first.status_code == 200
+    assert django_settings.CSRF_COOKIE_NAME in first.cookies
+    assert first["X-Cache"] == "BYPASS"
+
+    another_reader = Client()
+    second = another_reader.get("/blog/")
+    assert second["X-Cache"] != "HIT"
+    theirs = second.cookies[django_settings.CSRF_COOKIE_NAME].value
+    assert theirs != first.cookies[django_settings.CSRF_COOKIE_NAME].value
+
+
+def test_a_head_request_gets_the_pages_headers_without_storing_anything(client, post):
+    """Only a GET fills an entry: a HEAD's response may lose its body on the way (a server
+    or proxy drops it), and the next GET would be answered with an empty page."""
+    head = client.head("/blog/")
+    assert head.status_code == 200
+    assert head["Content-Type"].startswith("text/html")
+    assert head.content == b""
+    # A HEAD never fills the entry a GET would be answered from.
+    get = client.get("/blog/")
+    assert get["X-Cache"] == "MISS"
+    assert "First post" in titles(get)
+
+
+def test_a_head_request_is_answered_from_a_stored_page_without_its_body(client, post):
+    get = client.get("/blog/")
+    assert get["X-Cache"] == "MISS"
+    head = client.head("/blog/")
+    assert head["X-Cache"] == "HIT"
+    assert head.content == b""
+    for name in ("Content-Type", "Cache-Control"):
+        assert head[name] == get[name], name
+    again = client.get("/blog/")
+    assert again["X-Cache"] == "HIT"
+    assert again.content == get.content

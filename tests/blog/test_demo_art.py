@@ -3,7 +3,6 @@
 import io
 import json
 import re
-import zlib
 
 import pytest
 from django.core.serializers.json import DjangoJSONEncoder
@@ -99,9 +98,15 @@ def test_saved_state_accents_are_a_light_blue_that_stands_out():
     assert sum(drawings.BLUE) - sum(drawings.BG) > 250
 
 
-def test_unknown_slug_falls_back_to_a_generated_drawing():
-    expected = draw_generated(zlib.crc32(b"no-such-post"), 320, 180)
-    assert png(draw("no-such-post", 320, 180)) == png(expected)
+def test_an_unknown_slug_gets_a_generated_drawing_of_its_own():
+    """A post the demo did not draw by hand still gets a picture: the same one every time, its
+    own, and none of the hand-drawn ones."""
+    picture = png(draw("no-such-post", 320, 180))
+    assert picture == png(draw("no-such-post", 320, 180))
+    others = {png(draw(f"no-such-post-{n}", 320, 180)) for n in range(6)}
+    assert len(others | {picture}) == 7
+    assert picture not in {png(draw(slug, 320, 180)) for slug in SLUGS}
+    assert draw("no-such-post", 320, 180).size == (320, 180)
 
 
 def test_draw_generated_is_deterministic_and_varies_by_seed():

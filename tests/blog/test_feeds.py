@@ -267,9 +267,13 @@ def test_index_topic_and_post_pages_announce_their_feeds(client, two_posts, topi
 
 def test_feed_links_in_the_head_lead_to_working_feeds(client, two_posts, topic):
     soup = BeautifulSoup(client.get(f"/blog/topic/{topic.slug}/").content, "html.parser")
-    for link in soup.select("head link[rel=alternate]"):
+    links = soup.select("head link[rel=alternate]")
+    assert len(links) == 4  # the blog's RSS and Atom feeds, and the topic's
+    for link in links:
         path = link["href"].removeprefix("http://localhost")
-        assert client.get(path).status_code == 200, path
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert response["Content-Type"].startswith(link["type"]), path
 
 
 @pytest.mark.parametrize("url", ["/blog/feed/", "/blog/atom/", "/blog/topic/gpu-reliability/feed/"])

@@ -5,10 +5,14 @@ Publishers manage the whole library. A probe found Editors replacing and deletin
 live posts, and Publishers unable to edit any image."""
 
 import importlib
+import io
 
 import pytest
 from django.apps import apps
 from django.core.files.base import ContentFile
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from PIL import Image as PILImage
 from wagtail.documents.models import Document
 from wagtail.images.models import Image
 from wagtail.models import Collection, GroupCollectionPermission
@@ -62,16 +66,51 @@ def edit_document(client, document, title):
     )
 
 
+def png_upload(name):
+    buffer = io.BytesIO()
+    PILImage.new("RGB", (64, 36), (18, 63, 140)).save(buffer, format="PNG")
+    return SimpleUploadedFile(name, buffer.getvalue(), content_type="image/png")
+
+
+def chooser_offers(client, chooser, pk, title):
+    """The chooser lists the item, and choosing it hands the editor's form that item."""
+    listing = client.get(reverse(f"{chooser}:choose"))
+    assert listing.status_code == 200
+    assert title in listing.json()["html"]
+    chosen = client.get(reverse(f"{chooser}:chosen", args=[pk]))
+    assert chosen.status_code == 200
+    assert chosen.json()["step"] == "chosen"
+    assert str(chosen.json()["result"]["id"]) == str(pk)
+
+
 @pytest.mark.parametrize("group", [EDITORS, PUBLISHERS])
 def test_both_roles_upload_and_choose_pictures_and_files(client, people, group):
     client.force_login(people[group])
-    for url in (
+    root = Collection.get_first_root_node().pk
+    title = f"Rack diagram by {group}"
+
+    response = client.post(
         "/admin/images/add/",
-        "/admin/images/chooser/",
+        {"title": title, "file": png_upload("rack.png"), "collection": root, "tags": ""},
+    )
+    assert response.status_code == 302, response.content.decode()[:500]
+    image = Image.objects.get(title=title)
+    assert image.uploaded_by_user == people[group]
+    chooser_offers(client, "wagtailimages_chooser", image.pk, title)
+
+    response = client.post(
         "/admin/documents/add/",
-        "/admin/documents/chooser/",
-    ):
-        assert client.get(url).status_code == 200, url
+        {
+            "title": title,
+            "file": SimpleUploadedFile("rack.pdf", b"%PDF-1.4 rack", "application/pdf"),
+            "collection": root,
+            "tags": "",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:500]
+    document = Document.objects.get(title=title)
+    assert document.uploaded_by_user == people[group]
+    chooser_offers(client, "wagtaildocs_chooser", document.pk, title)
 
 
 def test_an_editor_cannot_replace_the_hero_of_a_live_post(client, people, live_hero):

@@ -11,7 +11,6 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management import call_command
@@ -71,8 +70,57 @@ def remove_staff(staff):
     get_user_model().objects.filter(pk__in=[staff["editor"].pk, staff["publisher"].pk]).delete()
 
 
+# What the editor's own scripts announce, recorded on every page a signed-in user opens, so a
+# test waits for a state instead of a fixed time:
+# - the form as Wagtail's unsaved-changes controller last noted it (w-unsaved:watch-edits: on
+#   opening, 2 s after it connects, and again after each successful autosave), in that
+#   controller's own form (its formData getter, in wagtail/admin/static/wagtailadmin/js/core.js);
+# - every submit of a form (whether a handler held it: defaultPrevented);
+# - every answer to the "anyone else editing?" ping that reached the page.
+EDITOR_SIGNALS = """
+window.editorSignals = {noted: undefined, submits: [], pingAnswers: 0};
+window.formState = (form) => {
+  const data = new FormData(form);
+  ["csrfmiddlewaretoken", "loaded_revision_id", "loaded_revision_created_at", "next"]
+    .forEach((name) => data.delete(name));
+  for (const name of [...data.keys()]) {
+    if (name.startsWith("comments-")) data.delete(name);
+    else if (data.get(name) instanceof File) {
+      const described = data.getAll(name)
+        .flatMap((file) => [["name", file.name], ["size", `${file.size}`], ["type", file.type]]);
+      data.set(name, new URLSearchParams(described).toString());
+    }
+  }
+  return new URLSearchParams(data).toString();
+};
+document.addEventListener("w-unsaved:watch-edits", (event) => {
+  window.editorSignals.noted = event.detail.initialFormData;
+}, true);
+window.addEventListener("submit", (event) => window.editorSignals.submits.push(event), true);
+document.addEventListener("w-swap:success", (event) => {
+  if (event.target.closest && event.target.closest(".w-editing-sessions, #w-editing-sessions")) {
+    window.editorSignals.pingAnswers += 1;
+  }
+}, true);
+"""
+
+# Every edit noted by Wagtail is saved, and no autosave is on its way: the form as it stands is
+# the form as last noted (on opening, or after the last successful autosave). A form Wagtail
+# opened as already changed (force) is never noted; there the autosave indicator tells.
+ALL_AUTOSAVED = """() => {
+  const form = document.querySelector("form[data-edit-form]");
+  const indicator = document.getElementById("w-autosave-indicator");
+  const state = indicator && indicator.getAttribute("data-w-autosave-state-value");
+  if (!form || state === "saving") return false;
+  const noted = window.editorSignals.noted;
+  if (noted === undefined) return form.getAttribute("data-w-unsaved-has-edits-value") !== "true";
+  return window.formState(form) === noted || state === "paused";
+}"""
+
+
 def sign_in(context, server, user):
     page = context.new_page()
+    page.add_init_script(EDITOR_SIGNALS)
     page.goto(f"{server}/admin/login/")
     page.fill("#id_username", user.username)
     page.fill("#id_password", PASSWORD)
@@ -122,14 +170,28 @@ def go_ahead_if_asked(page, action, message):
     expect(done).to_be_visible()
 
 
-def let_autosave_finish(page):
-    """Wait out the autosave that follows typing (WAGTAIL_AUTOSAVE_INTERVAL after it stops).
-    On a new post it creates the page: "Save draft" clicked while it runs posts the add form
-    again and finds the post's address already taken by the page it just created."""
-    page.wait_for_timeout(settings.WAGTAIL_AUTOSAVE_INTERVAL + 250)
-    expect(page.locator("#w-autosave-indicator")).not_to_have_attribute(
-        "data-w-autosave-state-value", "saving"
+def wait_until_the_editor_notes_the_form(page):
+    """Wagtail's unsaved-changes controller notes the form as it opened 2 s after it connects
+    (initialDelayValue in its core.js): text typed before that is part of the form as opened,
+    not a change, and autosave never starts. A form Wagtail re-opens as already changed (after
+    a refused save: force) is never noted, and every keystroke there is a change already."""
+    page.wait_for_function(
+        """() => window.editorSignals.noted !== undefined || document.querySelector(
+          "form[data-edit-form][data-w-unsaved-force-value='true']") !== null"""
     )
+
+
+def type_after_the_editor_settles(page, selector, text):
+    wait_until_the_editor_notes_the_form(page)
+    page.locator(selector).press_sequentially(text, delay=20)
+
+
+def let_autosave_finish(page):
+    """Wait until the autosave that follows typing has been answered (WAGTAIL_AUTOSAVE_INTERVAL
+    after typing stops). On a new post it creates the page: "Save draft" clicked while it runs
+    posts the add form again and finds the post's address already taken by the page it just
+    created."""
+    page.wait_for_function(ALL_AUTOSAVED)
 
 
 def save_draft(page):

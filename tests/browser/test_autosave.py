@@ -5,13 +5,20 @@ machine is slow.
 """
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
 
 from blog.models import BlogPage
 
-from .editing import committed, open_new_post, sign_in, write_draft
+from .editing import (
+    committed,
+    open_new_post,
+    sign_in,
+    type_after_the_editor_settles,
+    write_draft,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 expect.set_options(timeout=30_000)
@@ -38,16 +45,12 @@ def hold(page, pattern, method="POST"):
     return held, release
 
 
-# Wagtail's unsaved-changes controller notes the form as it opened 2 s after it connects
-# (initialDelayValue in its core.js), before the page's load event: text typed before that is
-# part of the form as opened, not a change, and autosave never starts. 1.5 s after the load
-# event was not always enough.
-SETTLE_MS = 3000
-
-
-def type_after_the_editor_settles(page, selector, text):
-    page.wait_for_timeout(SETTLE_MS)
-    page.locator(selector).press_sequentially(text, delay=20)
+def wait_until(page, condition, what, seconds=30):
+    """Poll a condition the page's routes update, failing at the deadline."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"{what} never happened"
+        page.wait_for_timeout(50)
 
 
 def test_save_draft_clicked_while_the_first_autosave_runs_makes_one_post(staff, contexts):
@@ -58,10 +61,11 @@ def test_save_draft_clicked_while_the_first_autosave_runs_makes_one_post(staff, 
     held, release = hold(editor, add_form)
 
     type_after_the_editor_settles(editor, "#id_title", "A post saved twice at once")
-    while not held:  # the first autosave is on its way
-        editor.wait_for_timeout(100)
+    wait_until(editor, lambda: held, "the first autosave")
     editor.locator("footer").get_by_role("button", name="Save draft").click(no_wait_after=True)
-    editor.wait_for_timeout(800)
+    # The click's submit has happened, and was held rather than sent.
+    editor.wait_for_function("() => window.editorSignals.submits.length > 0")
+    assert editor.evaluate("() => window.editorSignals.submits.every((s) => s.defaultPrevented)")
     assert len(held) == 1, "Save draft posted the add form while its autosave was unanswered"
     release()
 
@@ -78,15 +82,15 @@ def test_a_ping_answered_after_this_windows_autosave_reports_no_other_window(sta
     editor = sign_in(contexts(), server, staff["editor"])
     held, release = hold(editor, re.compile(r"/editing-sessions/ping/"))
     editor.goto(f"{server}/admin/pages/{post.pk}/edit/")
-    while not held:  # the "anyone else editing?" ping sent as the editor opened
-        editor.wait_for_timeout(100)
+    wait_until(editor, lambda: held, "the 'anyone else editing?' ping sent as the editor opened")
 
     type_after_the_editor_settles(editor, "#id_title", "Retitled: ")
     expect(editor.locator("#w-autosave-indicator")).to_have_attribute(
         "data-w-autosave-state-value", "saved"
     )
+    pings = len(held)
     release()  # the server answers the ping now, after the autosave
-    editor.wait_for_timeout(1500)
+    editor.wait_for_function(f"() => window.editorSignals.pingAnswers >= {pings}")
 
     expect(editor.locator("#w-editing-sessions")).not_to_contain_text(ANOTHER_WINDOW)
     editor.locator("footer").get_by_role("button", name="Save draft").click()

@@ -8,8 +8,14 @@ from playwright.sync_api import expect
 
 from blog.editorial.roles import REVIEW_WORKFLOW
 
-from .editing import let_autosave_finish, open_action_menu, open_new_post, sign_in
-from .test_autosave import type_after_the_editor_settles
+from .editing import (
+    let_autosave_finish,
+    open_action_menu,
+    open_new_post,
+    sign_in,
+    type_after_the_editor_settles,
+    wait_until_the_editor_notes_the_form,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 expect.set_options(timeout=30_000)
@@ -49,7 +55,7 @@ def test_a_fixed_field_loses_its_error(staff, contexts):
     server, blog = staff["server"], staff["blog"]
     editor = sign_in(contexts(), server, staff["editor"])
     open_new_post(editor, server, blog)
-    editor.wait_for_timeout(1500)
+    wait_until_the_editor_notes_the_form(editor)
     editor.locator("footer").get_by_role("button", name="Save draft").click()
     expect(errors_of(editor, "#id_title")).to_have_text("This field is required.")
 

@@ -4,7 +4,6 @@ processes on loopback (see conftest.py); the outage tests come last because they
 
 import io
 import json
-import time
 
 import pytest
 import requests
@@ -127,7 +126,21 @@ def test_posts_scheduled_together_go_live_once_with_two_schedulers_running(clust
         "the scheduled posts going live",
         timeout=60,
     )
-    time.sleep(3)  # a few more passes of both schedulers: nothing may be published twice
+    # More passes after the last post went live, finished (two distinct starts, as both
+    # schedulers run): none of them may publish a post again.
+    all_live_at = cluster.db.scalar("SELECT now()")
+    passes_since = set()
+
+    def passes_finished_since():
+        with cluster.db.connect() as conn:
+            started, succeeded = conn.execute(
+                "SELECT last_started_at, last_success_at FROM blog_schedulerheartbeat"
+            ).fetchone()
+        if started > all_live_at and succeeded and succeeded >= started:
+            passes_since.add(started)
+        return len(passes_since) >= 2
+
+    wait_for(passes_finished_since, "two scheduler passes after the posts went live", interval=0.1)
 
     with cluster.db.connect() as conn:
         counts = dict(

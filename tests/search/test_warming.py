@@ -1,14 +1,19 @@
 """After a change, the scheduler ranks the searches readers make most before they ask again."""
 
 import io
+from datetime import timedelta
 
 import pytest
+import time_machine
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from blog.editorial.scheduling import pass_finished
+from blog.models import BlogPage
 from search.warming import warm_popular_searches
+from tests.blog.scheduling import schedule_post
 from tests.factories import publish_post
 
 from .helpers import result_titles
@@ -52,14 +57,25 @@ def test_without_the_content_cache_nothing_is_ranked_ahead(client, blog, author)
     assert warm_popular_searches() == 0
 
 
-def test_a_failing_after_pass_task_does_not_stop_publishing(blog, caplog):
+def due_post(blog, author, title):
+    """A post scheduled an hour ago for a go-live time that has just passed."""
+    go_live = timezone.now() - timedelta(seconds=1)
+    with time_machine.travel(go_live - timedelta(hours=1), tick=False):
+        return schedule_post(blog, title, go_live, authors=[author])
+
+
+def test_a_failing_after_pass_task_does_not_stop_publishing(blog, author, caplog):
     def broken(**kwargs):
         raise RuntimeError("cache on fire")
 
     pass_finished.connect(broken, dispatch_uid="test_broken")
     try:
-        output = scheduler_pass()
+        first = due_post(blog, author, "Due first")
+        assert "published 1, unpublished 0, failed 0" in scheduler_pass()
+        second = due_post(blog, author, "Due after the failure")
+        assert "published 1, unpublished 0, failed 0" in scheduler_pass()
     finally:
         pass_finished.disconnect(dispatch_uid="test_broken")
-    assert "published 0, unpublished 0, failed 0" in output
-    assert "cache on fire" in caplog.text
+    assert BlogPage.objects.live().filter(pk__in=[first.pk, second.pk]).count() == 2
+    reported = [r for r in caplog.records if r.getMessage().startswith("After-pass work")]
+    assert [str(r.exc_info[1]) for r in reported] == ["cache on fire", "cache on fire"]
