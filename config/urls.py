@@ -7,6 +7,7 @@ from wagtail.admin.auth import require_admin_access
 from wagtail.documents import urls as wagtaildocs_urls
 
 from blog.editorial.admin_views import ChosenPagesView
+from blog.editorial.page_privacy import choose_page_under, page_bulk_action
 from blog.views import shared_draft
 from home import health, security
 
@@ -20,6 +21,17 @@ urlpatterns = [
         "admin/choose-page/chosen-multiple/",
         never_cache(require_admin_access(ChosenPagesView.as_view())),
         name="wagtailadmin_choose_page_chosen_multiple",
+    ),
+    # Shadow Wagtail's chooser on a page and its page bulk actions (same addresses), which
+    # named any page, draft titles included, to anyone with admin access.
+    path(
+        "admin/choose-page/<int:parent_page_id>/",
+        never_cache(require_admin_access(choose_page_under)),
+        name="wagtailadmin_choose_page_child",
+    ),
+    path(
+        "admin/bulk/wagtailcore/page/<str:action>/",
+        never_cache(require_admin_access(page_bulk_action)),
     ),
     path("admin/", include(wagtailadmin_urls)),
     # Shadows Wagtail's collection-password view (same address) with a rate-limited one.

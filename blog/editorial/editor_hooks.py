@@ -26,6 +26,7 @@ from .admin_views import (
 )
 from .content_checks import use_blog_content_checks
 from .featuring import FEATURE, UNFEATURE
+from .page_privacy import only_pages_seen
 from .posts_admin import PostsAdmin
 
 modeladmin_register(PostsAdmin)
@@ -103,6 +104,9 @@ class FeatureMenuItem(PageMenuItem):
 
     def is_shown(self, user):
         return self.page.permissions_for_user(user).can_publish()
+
+
+hooks.register("construct_page_chooser_queryset", only_pages_seen)
 
 
 @hooks.register("register_page_header_buttons")
