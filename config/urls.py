@@ -4,12 +4,19 @@ from django.views.decorators.cache import never_cache
 from wagtail import urls as wagtail_urls
 from wagtail.admin import urls as wagtailadmin_urls
 from wagtail.admin.auth import require_admin_access
+from wagtail.documents import get_document_model
 from wagtail.documents import urls as wagtaildocs_urls
+from wagtail.documents.views import documents as document_views
+from wagtail.documents.views import multiple as multiple_document_views
+from wagtail.images import get_image_model
+from wagtail.images.views import images as image_views
+from wagtail.images.views import multiple as multiple_image_views
 
 from blog.editorial.admin_views import ChosenPagesView
 from blog.editorial.page_privacy import choose_page_under, page_bulk_action
 from blog.views import shared_draft
 from home import health, security
+from home.live_media import guarded_bulk_delete, guarded_delete
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
@@ -32,6 +39,68 @@ urlpatterns = [
     path(
         "admin/bulk/wagtailcore/page/<str:action>/",
         never_cache(require_admin_access(page_bulk_action)),
+    ),
+    # Shadow Wagtail's delete views for pictures and documents (same addresses): what a live post
+    # uses is deleted only by someone who may publish it (home/live_media.py).
+    path(
+        "admin/images/<int:image_id>/delete/",
+        never_cache(
+            require_admin_access(
+                guarded_delete(
+                    image_views.DeleteView.as_view(),
+                    get_image_model,
+                    "image_id",
+                    "wagtailimages:edit",
+                )
+            )
+        ),
+    ),
+    path(
+        "admin/documents/delete/<int:document_id>/",
+        never_cache(
+            require_admin_access(
+                guarded_delete(
+                    document_views.DeleteView.as_view(),
+                    get_document_model,
+                    "document_id",
+                    "wagtaildocs:edit",
+                )
+            )
+        ),
+    ),
+    path(
+        "admin/images/multiple/<int:image_id>/delete/",
+        never_cache(
+            require_admin_access(
+                guarded_delete(
+                    multiple_image_views.DeleteView.as_view(),
+                    get_image_model,
+                    "image_id",
+                    "wagtailimages:edit",
+                )
+            )
+        ),
+    ),
+    path(
+        "admin/documents/multiple/<int:doc_id>/delete/",
+        never_cache(
+            require_admin_access(
+                guarded_delete(
+                    multiple_document_views.DeleteView.as_view(),
+                    get_document_model,
+                    "doc_id",
+                    "wagtaildocs:edit",
+                )
+            )
+        ),
+    ),
+    path(
+        "admin/bulk/wagtailimages/image/delete/",
+        never_cache(require_admin_access(guarded_bulk_delete(get_image_model))),
+    ),
+    path(
+        "admin/bulk/wagtaildocs/document/delete/",
+        never_cache(require_admin_access(guarded_bulk_delete(get_document_model))),
     ),
     path("admin/", include(wagtailadmin_urls)),
     # Shadows Wagtail's collection-password view (same address) with a rate-limited one.

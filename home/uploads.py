@@ -1,8 +1,12 @@
-"""The image upload form: a file that only starts like a picture is a form error, not a 500."""
+"""The picture and document forms: a file that only starts like a picture is a form error, not
+a 500, and a file that live content uses is replaced only by someone who may publish it."""
 
 from django.core.exceptions import ValidationError
+from wagtail.documents.forms import BaseDocumentForm
 from wagtail.images.fields import WagtailImageField
 from wagtail.images.forms import BaseImageForm
+
+from .live_media import LiveFileGuard
 
 
 class ReadableImageField(WagtailImageField):
@@ -19,7 +23,11 @@ class ReadableImageField(WagtailImageField):
             ) from error
 
 
-class ImageForm(BaseImageForm):
+class ImageForm(LiveFileGuard, BaseImageForm):
     """Wagtail's image form (WAGTAILIMAGES_IMAGE_FORM_BASE) with the file read through."""
 
     file = ReadableImageField(label="File", widget=BaseImageForm.Meta.widgets["file"])
+
+
+class DocumentForm(LiveFileGuard, BaseDocumentForm):
+    """Wagtail's document form (WAGTAILDOCS_DOCUMENT_FORM_BASE)."""

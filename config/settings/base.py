@@ -441,6 +441,7 @@ PAGE_PASSWORD_RATE_PER_RESTRICTION = os.environ.get("PAGE_PASSWORD_RATE_PER_REST
 WAGTAILIMAGES_EXTENSIONS = ["gif", "jpg", "jpeg", "png", "webp", "avif"]
 # A file that only starts like a picture is a form error, not a 500 (home/uploads.py).
 WAGTAILIMAGES_IMAGE_FORM_BASE = "home.uploads.ImageForm"
+WAGTAILDOCS_DOCUMENT_FORM_BASE = "home.uploads.DocumentForm"
 WAGTAILDOCS_SERVE_METHOD = "serve_view"
 # Wagtail shows PDFs inline by default; a PDF can carry script and forms, so it downloads too.
 WAGTAILDOCS_INLINE_CONTENT_TYPES = []
