@@ -35,13 +35,15 @@ def make_blog_index(parent, title="Blog", slug="blog", **fields):
     return index
 
 
-def draft_post(index, title, *, authors=(), topics=(), image=None, **fields):
-    """A post saved in the admin but never published."""
+def draft_post(index, title, *, authors=(), topics=(), image=None, hero=True, **fields):
+    """A post saved in the admin but never published; `hero=False`: without a hero picture, as
+    imported posts often are."""
     fields.setdefault("summary", f"A summary of {title}.")
-    fields.setdefault("hero_alt", f"Drawing for {title}")
+    fields.setdefault("hero_alt", f"Drawing for {title}" if hero else "")
     fields.setdefault("body", [{"type": "paragraph", "value": f"<p>Body of {title}.</p>"}])
     post = BlogPage(title=title, slug=fields.pop("slug", slugify(title)[:80]), live=False, **fields)
-    post.hero_image = image or make_image(f"Hero for {title}")
+    if hero:
+        post.hero_image = image or make_image(f"Hero for {title}")
     post.author_links = [BlogPageAuthor(author=a) for a in authors]
     post.topic_links = [BlogPageTopic(topic=t) for t in topics]
     index.add_child(instance=post)

@@ -2,7 +2,8 @@
 
 They look at markers the templates print: `data-content-check="card-image"` on every card and
 hero picture, `data-content-check="body-image"` on every picture of a post's body that the
-editor did not mark decorative, and on every summary `data-summary-limit` with
+editor did not mark decorative, `data-hero-picture=""` on a post that has no hero picture
+(optional, as imports need it, but asked for), and on every summary `data-summary-limit` with
 `data-summary-fits`, which says "yes" only for a summary that is not empty and within the
 limit. The checks reuse an evaluator axe ships with: a check given as function source would be
 compiled by axe with `new Function`, which the admin's CSP (no 'unsafe-eval') refuses, and then
@@ -13,10 +14,17 @@ from wagtail.admin.userbar import ContentCheckerItem
 CARD_ALT_RULE = "cedana-card-alt-text"
 BODY_ALT_RULE = "cedana-body-image-alt-text"
 SUMMARY_RULE = "cedana-summary-length"
+HERO_RULE = "cedana-hero-picture"
 
 
 class BlogContentCheckerItem(ContentCheckerItem):
-    axe_run_only = [*ContentCheckerItem.axe_run_only, CARD_ALT_RULE, BODY_ALT_RULE, SUMMARY_RULE]
+    axe_run_only = [
+        *ContentCheckerItem.axe_run_only,
+        CARD_ALT_RULE,
+        BODY_ALT_RULE,
+        SUMMARY_RULE,
+        HERO_RULE,
+    ]
     axe_custom_rules = [
         *ContentCheckerItem.axe_custom_rules,
         {
@@ -45,6 +53,15 @@ class BlogContentCheckerItem(ContentCheckerItem):
             "any": [f"{SUMMARY_RULE}-check"],
             "enabled": True,
         },
+        {
+            # A nudge, not a refusal: the post saves and publishes without one.
+            "id": HERO_RULE,
+            "impact": "moderate",
+            "selector": "[data-hero-picture]",
+            "tags": ["best-practice"],
+            "any": [f"{HERO_RULE}-check"],
+            "enabled": True,
+        },
     ]
     axe_custom_checks = [
         *ContentCheckerItem.axe_custom_checks,
@@ -63,6 +80,11 @@ class BlogContentCheckerItem(ContentCheckerItem):
             "evaluate": "attr-non-space-content-evaluate",
             "options": {"attribute": "data-summary-fits"},
         },
+        {
+            "id": f"{HERO_RULE}-check",
+            "evaluate": "attr-non-space-content-evaluate",
+            "options": {"attribute": "data-hero-picture"},
+        },
     ]
     axe_messages = {
         **ContentCheckerItem.axe_messages,
@@ -78,6 +100,11 @@ class BlogContentCheckerItem(ContentCheckerItem):
         SUMMARY_RULE: {
             "error_name": "Summary is empty or too long",
             "help_text": "Write one or two sentences within the summary's character limit",
+        },
+        HERO_RULE: {
+            "error_name": "Post has no hero picture",
+            "help_text": "Choose a “Hero image” on the Content tab: the card, the featured slot "
+            "and link previews show it. The post can be published without one",
         },
     }
 

@@ -33,7 +33,7 @@ def preview(client, post, mode=None, **changes):
             "title": changes.get("title", post.title),
             "slug": post.slug,
             "summary": changes.get("summary", post.summary),
-            "hero_image": post.hero_image_id,
+            "hero_image": post.hero_image_id or "",
             "hero_alt": changes.get("hero_alt", post.hero_alt),
             "author_links": saved_rows(post.author_links.all(), "author"),
             "topic_links": saved_rows(post.topic_links.all(), "topic"),

@@ -18,7 +18,13 @@ from django.test import Client, override_settings
 
 from blog.demo.posts import POSTS
 
-from .editing import committed, create_staff, remove_staff
+from .editing import (
+    committed,
+    create_staff,
+    put_heroes_back,
+    remove_staff,
+    take_heroes_from_half_the_posts,
+)
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM would refuse to run here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -155,6 +161,15 @@ def staff(demo_server):
     created = committed(create_staff, demo_server)
     yield created
     committed(remove_staff, created)
+
+
+@pytest.fixture
+def half_without_heroes(demo_server):
+    """The demo with the featured post and every other listed post without a hero picture, put
+    back afterwards; returns the ids of the posts without one."""
+    taken = committed(take_heroes_from_half_the_posts)
+    yield set(taken)
+    committed(put_heroes_back, taken)
 
 
 @pytest.fixture

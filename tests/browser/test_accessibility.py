@@ -35,6 +35,22 @@ def test_axe_finds_no_serious_problem_on_any_reader_page(open_page, width, schem
     assert problems == {}
 
 
+@pytest.mark.parametrize("width", ["phone", "desktop"])
+def test_axe_finds_no_serious_problem_where_posts_have_no_picture(
+    open_page, half_without_heroes, width
+):
+    listing = open_page("/blog/", width)
+    bare = listing.locator(".card:has(.blank-sheet) .card__title a").first.get_attribute("href")
+    problems = {}
+    for name, path in {"blog": "/blog/", "topic": READER_PAGES["topic"], "bare": bare}.items():
+        page = listing if name == "blog" else open_page(path, width)
+        found = serious_axe_violations(page)
+        if found:
+            screenshot(page, f"axe-no-hero-{name}-{width}")
+            problems[name] = found
+    assert problems == {}
+
+
 FOCUS_STATE = """() => {
     const element = document.activeElement;
     const style = getComputedStyle(element);

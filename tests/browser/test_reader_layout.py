@@ -178,3 +178,69 @@ def test_cards_below_the_fold_load_lazily_and_the_featured_picture_does_not(open
     assert {img.get_attribute("loading") for img in page.locator(".card__image").all()} == {"lazy"}
     srcset = page.locator(".card__image").first.get_attribute("srcset")
     assert " 640w" in srcset and " 960w" in srcset
+
+
+# Links, buttons and fields whose box leaves the screen; a strip that scrolls sideways on
+# purpose (the topic chips on a phone) holds its controls inside itself.
+CONTROLS_OFF_SCREEN = """() => [...document.querySelectorAll('a[href], button, input, select')]
+    .filter((control) => {
+        const place = control.getBoundingClientRect();
+        if (!place.width || control.classList.contains('skip-link')) return false;
+        for (let box = control.parentElement; box; box = box.parentElement) {
+            if (['auto', 'scroll'].includes(getComputedStyle(box).overflowX)) return false;
+        }
+        return place.left < -1 || place.right > innerWidth + 1;
+    })
+    .map((control) => control.outerHTML.slice(0, 80))"""
+
+# Each card's picture slot, filled by a picture or by the blank sheet of a post without one.
+CARD_MEDIA = """() => [...document.querySelectorAll('.card')].map((card) => {
+    const place = card.querySelector('.card__media').getBoundingClientRect();
+    return {top: Math.round(card.getBoundingClientRect().top), width: place.width,
+            height: place.height, blank: card.querySelector('.blank-sheet') !== null};
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_posts_without_a_picture_keep_the_grid_even_and_the_pages_on_screen(
+    open_page, half_without_heroes, width
+):
+    def open_at(path):
+        page = open_page(path, "phone" if width < 768 else "desktop")
+        page.set_viewport_size({"width": width, "height": 900})
+        load_every_image(page)
+        return page
+
+    listing = open_at("/blog/")
+    assert listing.locator(".featured .blank-sheet").count() == 1
+    bare = listing.locator(".card:has(.blank-sheet) .card__title a").first.get_attribute("href")
+    pictured = listing.locator(".card:has(img) .card__title a").first.get_attribute("href")
+    pages = {"blog": "/blog/", "topic": READER_PAGES["topic"], "bare": bare, "post": pictured}
+    for name, path in pages.items():
+        page = listing if name == "blog" else open_at(path)
+        screenshot(page, f"no-hero-{name}-{width}")
+        overflow = page.evaluate("document.scrollingElement.scrollWidth - innerWidth")
+        assert overflow <= 0, f"{name} scrolls sideways by {overflow}px at {width}px"
+        assert page.evaluate(CONTROLS_OFF_SCREEN) == [], f"{name} at {width}px"
+        broken = page.evaluate(
+            "[...document.images].filter((img) => !img.naturalWidth || !img.getAttribute('src')"
+            " || !(img.getAttribute('alt') || '').trim()).map((img) => img.outerHTML)"
+        )
+        assert broken == [], name
+        media = page.evaluate(CARD_MEDIA)
+        for card in media:
+            assert card["width"] / card["height"] == pytest.approx(16 / 9, rel=0.02), name
+        rows = {}
+        for card in media:
+            rows.setdefault(card["top"], []).append(card["height"])
+        assert all(max(row) - min(row) <= 1 for row in rows.values()), f"{name}: {rows}"
+    # The listing really mixes both kinds, side by side where there are columns.
+    media = listing.evaluate(CARD_MEDIA)
+    assert {card["blank"] for card in media} == {True, False}
+    if width >= 1280:
+        tops = {card["top"] for card in media}
+        assert any(len({c["blank"] for c in media if c["top"] == top}) == 2 for top in tops)
+    bare_page = open_at(bare)
+    assert bare_page.locator(".post__hero").count() == 0
+    title = box(bare_page.locator(".post__title"))
+    assert title["y"] + title["height"] < 900, "the title of a post without a picture is on screen"
