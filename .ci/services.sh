@@ -49,6 +49,16 @@ if [ ! -x /usr/bin/chromium ]; then
     fi
     [ -x /usr/bin/chromium ] || { [ "${CI:-}" = true ] && fail "chromium is missing"; say "chromium missing: browser tests will be skipped"; }
 fi
+# nginx for the one-machine media rehearsal (tests/ops/test_media_server.py, config/nginx/).
+if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+    say "installing Debian's nginx"
+    if as_root true 2>/dev/null; then
+        as_root apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq nginx-light >/dev/null \
+            || DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq nginx >/dev/null
+    fi
+    { command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; } || { [ "${CI:-}" = true ] && fail "nginx is missing"; say "nginx missing: the media rehearsal will be skipped"; }
+fi
 # axe-core for the accessibility tests, from tests/browser/package-lock.json (Lighthouse, a dev
 # dependency there, is only installed by `make lighthouse`).
 browser_dir="$(cd "$(dirname "$0")/.." && pwd)/tests/browser"
