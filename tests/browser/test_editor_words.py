@@ -1,8 +1,13 @@
-"""What the editor is told after an action, in Chromium (issue #33): the share link's "Copy
-link" puts the address on the clipboard and says so."""
+"""What the editor is told, in Chromium (issue #33): the share link's "Copy link" puts the
+address on the clipboard and says so; the editor's word count and the preview's Checks say the
+same number, the model's, and the card, featured and social previews run no article checks."""
 
 import pytest
 from playwright.sync_api import expect
+
+from blog.demo.posts import POSTS
+from blog.models import BlogPage
+from blog.reading import reading_minutes
 
 from .editing import committed, sign_in, write_draft
 
@@ -26,3 +31,69 @@ def test_copy_link_puts_the_share_address_on_the_clipboard_and_says_so(staff, co
     feedback = editor.locator("[aria-live='polite']", has_text="Link copied")
     expect(feedback).to_be_visible()
     assert editor.evaluate("navigator.clipboard.readText()") == address
+
+
+# What the Checks last ran on: the preview's main region, as the panel extracted it.
+RECORD_CHECK_RUNS = """
+window.lastChecked = "";
+document.addEventListener("w-preview:content", (event) => {
+  window.lastChecked = event.detail.content.innerHTML;
+});
+"""
+# Something each mode's preview shows and the others don't.
+MODE_MARKERS = {"card": "card-grid", "featured": "featured__", "social": "social-card"}
+
+
+def show_preview_mode(page, mode):
+    """Choose a preview mode; the panel reloads its preview when shown, and a mode chosen while
+    that reload runs is lost, so it is chosen again until the preview shows it."""
+    shell = page.frame_locator("#w-preview-iframe").locator("body.preview-shell")
+    for _ in range(3):
+        page.select_option("#id_preview_mode", "")
+        page.select_option("#id_preview_mode", mode)
+        try:
+            expect(shell).to_have_count(1, timeout=10_000)
+        except AssertionError:
+            continue
+        return
+    expect(shell).to_have_count(1)
+
+
+def words_of(slug):
+    post = BlogPage.objects.get(slug=slug).get_latest_revision_as_object()
+    return post.word_count()
+
+
+def test_the_editor_and_the_checks_count_the_words_the_reading_time_counts(staff, contexts):
+    server = staff["server"]
+    # A demo post with headings, code, a table and pictures: every kind of block.
+    slug = POSTS[3]["slug"]
+    words = committed(words_of, slug)
+    minutes = reading_minutes(words)
+    pk = committed(lambda: BlogPage.objects.get(slug=slug).pk)
+    context = contexts()
+    context.add_init_script(RECORD_CHECK_RUNS)
+    publisher = sign_in(context, server, staff["publisher"])
+    publisher.goto(f"{server}/admin/pages/{pk}/edit/")
+
+    expect(publisher.locator("#body-word-count")).to_have_text(
+        f"{words} words · {minutes} min read"
+    )
+    publisher.get_by_role("button", name="Toggle preview").click()
+    publisher.get_by_role("button", name="Toggle checks").click()
+    expect(publisher.locator("[data-content-word-count]")).to_have_text(str(words))
+    expect(publisher.locator("[data-content-reading-time]")).to_have_text(
+        f"{minutes} min" if minutes == 1 else f"{minutes} mins"
+    )
+
+    for mode in ("card", "featured", "social"):
+        publisher.evaluate("window.lastChecked = ''")
+        publisher.get_by_role("button", name="Toggle preview").click()
+        show_preview_mode(publisher, mode)
+        publisher.get_by_role("button", name="Toggle checks").click()
+        publisher.wait_for_function(
+            "(marker) => window.lastChecked.includes(marker)", arg=MODE_MARKERS[mode]
+        )
+        # Still the post's words, and no heading or alt-text error for a card's title.
+        expect(publisher.locator("[data-content-word-count]")).to_have_text(str(words))
+        expect(publisher.locator("[data-checks-panel] [data-content-checker-row]")).to_have_count(0)
