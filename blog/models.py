@@ -30,6 +30,7 @@ from wagtail.admin.panels import (
 )
 from wagtail.contrib.routable_page.models import RoutablePageMixin, path
 from wagtail.fields import StreamField
+from wagtail.locks import ScheduledForPublishLock
 from wagtail.models import Orderable, Page, PageManager
 from wagtail.query import PageQuerySet
 from wagtail.search import index
@@ -46,7 +47,7 @@ from .importing.models import ImportedItem  # noqa: F401  (registers the model w
 from .panels import AtLeastOneChosenPanel, schedule_panels
 from .previews import BlogPagePreviewMixin
 from .reading import reading_minutes
-from .revisions import repeated_revision
+from .revisions import ScheduledPostLock, repeated_revision
 from .share_links import DraftShareLink  # noqa: F401  (registers the model with the blog app)
 
 SUMMARY_MAX_LENGTH = 300
@@ -661,6 +662,12 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
 
         collect(list(self.body.raw_data))
         return re.sub(r"\s+", " ", " ".join(words)).strip()
+
+    def get_lock(self):
+        lock = super().get_lock()
+        if isinstance(lock, ScheduledForPublishLock):
+            return ScheduledPostLock(self)
+        return lock
 
     def word_count(self):
         """What the editor's counter, the preview's Checks and the reading time all count."""
