@@ -289,6 +289,8 @@ WAGTAILDOCS_SERVE_METHOD = "serve_view"
 WAGTAILDOCS_EXTENSIONS = ["csv", "docx", "key", "odt", "pdf", "pptx", "rtf", "txt", "xlsx", "zip"]
 WAGTAILIMAGES_MAX_UPLOAD_SIZE = 10 * 1024 * 1024
 WAGTAILIMAGES_MAX_IMAGE_PIXELS = 40_000_000
+# The upload form says the description becomes the alt text.
+WAGTAILIMAGES_IMAGE_FORM_BASE = "blog.editorial.pictures.PictureForm"
 WAGTAILADMIN_COMMENTS_ENABLED = True
 # Wagtail's defaults, spelled out because editors rely on them (README, "Writing a post"):
 # autosave half a second after typing stops, "someone else is editing" notices every 10 s.
