@@ -131,6 +131,7 @@ class BlogPageForm(CharacterLimitMixin, ScheduledPageForm):
         js = [
             *CharacterLimitMixin.Media.js,
             "js/tick-order.js",
+            "js/inline-headings.js",
             # The count comes from the server: the same BlogPage.word_count the reading time uses.
             Script("js/word-count.js", **{"data-count-url": reverse_lazy("blog_body_word_count")}),
         ]

@@ -9,7 +9,7 @@ from blog.demo.posts import POSTS
 from blog.models import BlogPage
 from blog.reading import reading_minutes
 
-from .editing import committed, sign_in, write_draft
+from .editing import add_topics, committed, open_new_post, sign_in, write_draft
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 expect.set_options(timeout=30_000)
@@ -97,3 +97,17 @@ def test_the_editor_and_the_checks_count_the_words_the_reading_time_counts(staff
         # Still the post's words, and no heading or alt-text error for a card's title.
         expect(publisher.locator("[data-content-word-count]")).to_have_text(str(words))
         expect(publisher.locator("[data-checks-panel] [data-content-checker-row]")).to_have_count(0)
+
+
+def test_each_topic_row_is_headed_by_the_topics_name(staff, contexts):
+    server, blog = staff["server"], staff["blog"]
+    editor = sign_in(contexts(), server, staff["editor"])
+    open_new_post(editor, server, blog)
+    add_topics(editor, "GPU reliability", "Benchmarks")
+    headings = editor.locator(
+        "#id_topic_links-FORMS [data-inline-panel-child] [data-panel-heading-text]"
+    )
+    expect(headings).to_have_text(["GPU reliability", "Benchmarks"])
+    expect(editor.locator("#id_author_links-FORMS [data-panel-heading-text]")).to_have_text(
+        ["Edna Editor"]
+    )
