@@ -132,6 +132,7 @@ class BlogPageForm(CharacterLimitMixin, ScheduledPageForm):
             *CharacterLimitMixin.Media.js,
             "js/tick-order.js",
             "js/inline-headings.js",
+            "js/publish-label.js",
             # The count comes from the server: the same BlogPage.word_count the reading time uses.
             Script("js/word-count.js", **{"data-count-url": reverse_lazy("blog_body_word_count")}),
         ]

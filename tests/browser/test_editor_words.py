@@ -2,14 +2,24 @@
 address on the clipboard and says so; the editor's word count and the preview's Checks say the
 same number, the model's, and the card, featured and social previews run no article checks."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from blog.demo.posts import POSTS
 from blog.models import BlogPage
 from blog.reading import reading_minutes
 
-from .editing import add_topics, committed, open_new_post, sign_in, write_draft
+from .editing import (
+    add_topics,
+    committed,
+    open_action_menu,
+    open_new_post,
+    sign_in,
+    write_draft,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 expect.set_options(timeout=30_000)
@@ -111,3 +121,30 @@ def test_each_topic_row_is_headed_by_the_topics_name(staff, contexts):
     expect(editor.locator("#id_author_links-FORMS [data-panel-heading-text]")).to_have_text(
         ["Edna Editor"]
     )
+
+
+def test_the_publish_button_follows_a_go_live_typed_on_the_publishing_tab(staff, contexts):
+    server = staff["server"]
+    post = committed(write_draft, staff, "A draft to schedule")
+    publisher = sign_in(contexts(), server, staff["publisher"])
+    publisher.goto(f"{server}/admin/pages/{post.pk}/edit/")
+    publish = publisher.locator("footer button[name='action-publish']")
+    publisher.get_by_role("tab", name="Publishing").click()
+    go_live = publisher.locator("#id_go_live_at")
+
+    go_live.click()
+    # The picker's weeks start on Monday, as the Calendar's do.
+    picker = publisher.locator(".xdsoft_datetimepicker:visible")
+    expect(picker.locator(".xdsoft_calendar th").first).to_have_text("Mon")
+    go_live.fill(tomorrow())
+    go_live.press("Tab")
+    open_action_menu(publisher)
+    expect(publish).to_have_text("Schedule to publish")
+
+    go_live.fill("")
+    go_live.press("Tab")
+    expect(publish).to_have_text("Publish")
+
+
+def tomorrow():
+    return (timezone.localtime() + timedelta(days=1)).strftime("%Y-%m-%d 09:30")
