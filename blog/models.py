@@ -522,7 +522,7 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
             label="Topics",
             heading="Topics",
             help_text="The first topic is the one shown on the post's card. Need a topic that "
-            "is not in the list? Ask a Publisher to add it under Topics.",
+            "is not in the list? Add it from “Add topics”, under “New topic”.",
             missing_message="Choose at least one topic with “Add topics” before publishing: "
             "the first one is shown on the post's card.",
         ),

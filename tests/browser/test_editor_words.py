@@ -9,7 +9,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from blog.demo.posts import POSTS
-from blog.models import BlogPage
+from blog.models import BlogPage, BlogPageTopic, Topic
 from blog.reading import reading_minutes
 
 from .editing import (
@@ -148,3 +148,33 @@ def test_the_publish_button_follows_a_go_live_typed_on_the_publishing_tab(staff,
 
 def tomorrow():
     return (timezone.localtime() + timedelta(days=1)).strftime("%Y-%m-%d 09:30")
+
+
+@pytest.fixture
+def new_topic_removed():
+    yield "edge-inference"
+    committed(remove_topic, "edge-inference")
+
+
+def test_an_editor_adds_a_new_topic_from_the_chooser_while_writing(
+    staff, contexts, new_topic_removed
+):
+    server, blog = staff["server"], staff["blog"]
+    editor = sign_in(contexts(), server, staff["editor"])
+    open_new_post(editor, server, blog)
+    editor.get_by_role("button", name="Add topics").click()
+    modal = editor.locator(".modal-dialog")
+    modal.get_by_role("tab", name="New topic").click()
+    modal.locator("input[name$='name']").fill("Edge inference")
+    modal.locator("input[name$='slug']").fill("edge-inference")
+    modal.get_by_role("button", name="Add topic").click()
+    modal.wait_for(state="hidden")
+    rows = editor.locator("#id_topic_links-FORMS [data-inline-panel-child]")
+    expect(rows).to_have_count(1)
+    expect(rows.locator("[data-chooser-title]")).to_have_text("Edge inference")
+
+
+def remove_topic(slug):
+    # An autosave may have linked the new post to it already; the post goes with the staff.
+    BlogPageTopic.objects.filter(topic__slug=slug).delete()
+    Topic.objects.filter(slug=slug).delete()
