@@ -6,12 +6,11 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.forms import Script
+from django.urls import reverse_lazy
 from django.utils import timezone
 from django.utils.text import capfirst
 from wagtail.admin.forms import WagtailAdminModelForm, WagtailAdminPageForm
 from wagtail.admin.panels import get_edit_handler
-
-from .reading import WORDS_PER_MINUTE
 
 
 class CharacterLimitMixin:
@@ -132,7 +131,10 @@ class BlogPageForm(CharacterLimitMixin, ScheduledPageForm):
         js = [
             *CharacterLimitMixin.Media.js,
             "js/tick-order.js",
-            Script("js/word-count.js", **{"data-words-per-minute": WORDS_PER_MINUTE}),
+            "js/inline-headings.js",
+            "js/publish-label.js",
+            # The count comes from the server: the same BlogPage.word_count the reading time uses.
+            Script("js/word-count.js", **{"data-count-url": reverse_lazy("blog_body_word_count")}),
         ]
 
     def __init__(self, *args, **kwargs):

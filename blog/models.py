@@ -30,6 +30,7 @@ from wagtail.admin.panels import (
 )
 from wagtail.contrib.routable_page.models import RoutablePageMixin, path
 from wagtail.fields import StreamField
+from wagtail.locks import ScheduledForPublishLock
 from wagtail.models import Orderable, Page, PageManager
 from wagtail.query import PageQuerySet
 from wagtail.search import index
@@ -46,12 +47,16 @@ from .importing.models import ImportedItem  # noqa: F401  (registers the model w
 from .panels import AtLeastOneChosenPanel, schedule_panels
 from .previews import BlogPagePreviewMixin
 from .reading import reading_minutes
-from .revisions import repeated_revision
+from .revisions import ScheduledPostLock, repeated_revision
 from .share_links import DraftShareLink  # noqa: F401  (registers the model with the blog app)
 
 SUMMARY_MAX_LENGTH = 300
 ALT_TEXT_MAX_LENGTH = 1000
 RESERVED_POST_SLUGS = {"feed", "atom", "topic"}
+# Keys of the body's raw data that hold settings or pictures, not words on the page.
+NOT_READ_ON_THE_PAGE = {"type", "id", "language", "kind", "anchor", "image", "embed", "alt_text"}
+# Where one block of rich text ends and the next begins; inline tags join their words.
+BLOCK_TAG = re.compile(r"</?(?:p|h[1-6]|li|ul|ol|blockquote|pre|div|br|hr|td|th|tr)\b[^>]*>", re.I)
 
 
 class Topic(index.Indexed, models.Model):
@@ -517,7 +522,7 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
             label="Topics",
             heading="Topics",
             help_text="The first topic is the one shown on the post's card. Need a topic that "
-            "is not in the list? Ask a Publisher to add it under Topics.",
+            "is not in the list? Add it from “Add topics”, under “New topic”.",
             missing_message="Choose at least one topic with “Add topics” before publishing: "
             "the first one is shown on the post's card.",
         ),
@@ -638,15 +643,18 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         return bool(first and last and timezone.localdate(last) > timezone.localdate(first))
 
     def body_text(self):
-        """The words of the body, for reading time and search excerpts."""
+        """The words of the body readers see, for reading time, the editor's word count and
+        search excerpts. Settings (a heading's anchor, a code block's language) and a picture's
+        alt text are not shown on the page, so they are left out."""
         words = []
 
         def collect(value):
             if isinstance(value, str):
-                words.append(strip_tags(value))
+                # "<p>One.</p><p>Two.</p>" is two words, not "One.Two.".
+                words.append(strip_tags(BLOCK_TAG.sub(" ", value)))
             elif isinstance(value, dict):
                 for key, item in value.items():
-                    if key not in {"type", "id", "language", "kind", "anchor", "image", "embed"}:
+                    if key not in NOT_READ_ON_THE_PAGE:
                         collect(item)
             elif isinstance(value, list):
                 for item in value:
@@ -654,6 +662,16 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
 
         collect(list(self.body.raw_data))
         return re.sub(r"\s+", " ", " ".join(words)).strip()
+
+    def get_lock(self):
+        lock = super().get_lock()
+        if isinstance(lock, ScheduledForPublishLock):
+            return ScheduledPostLock(self)
+        return lock
+
+    def word_count(self):
+        """What the editor's counter, the preview's Checks and the reading time all count."""
+        return len(self.body_text().split())
 
     def clean(self):
         super().clean()
@@ -671,8 +689,7 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
             )
 
     def save(self, *args, **kwargs):
-        word_count = len(self.body_text().split())
-        self.reading_minutes = reading_minutes(word_count)
+        self.reading_minutes = reading_minutes(self.word_count())
         return super().save(*args, **kwargs)
 
     @property

@@ -56,7 +56,21 @@ class MinuteDateTimeInput(AdminDateTimeInput):
     """
 
     def get_config(self):
-        return {**super().get_config(), "step": 5}
+        now = timezone.localtime()  # the editor's admin time zone, as the field's values
+        # The next step from now, where the time list opens; weeks start on Monday, as in
+        # the Calendar.
+        minutes = (now.hour * 60 + now.minute) // 5 * 5 + 5
+        return {
+            **super().get_config(),
+            "step": 5,
+            "dayOfWeekStart": 1,
+            "defaultTime": f"{minutes // 60 % 24:02d}:{minutes % 60:02d}",
+        }
+
+    def get_context(self, name, value, attrs):
+        # static/js/publish-label.js compares a typed go-live with now on the editor's clock.
+        attrs = {**(attrs or {}), "data-editor-zone": timezone.get_current_timezone_name()}
+        return super().get_context(name, value, attrs)
 
 
 def _times_are_in_your_zone():

@@ -1,5 +1,5 @@
 """How long a post takes to read: the reader's "N min read", and the editor's count as they
-write (static/js/word-count.js counts at the same pace)."""
+write (BlogPage.word_count, shown by static/js/word-count.js)."""
 
 import math
 

@@ -42,6 +42,16 @@ class InTickOrderChooserViewSet(SnippetChooserViewSet):
     chosen_multiple_view_class = InTickOrderChosenView
 
 
+class TopicChooserViewSet(InTickOrderChooserViewSet):
+    """Editors may add a topic while writing, as on Ghost and WordPress (blog/editorial/roles.py):
+    the chooser offers a form for it. Readers meet a new topic only once a Publisher publishes a
+    post that has it; renaming and removing topics stay with Publishers."""
+
+    form_fields = ["name", "slug"]
+    create_action_label = "Add topic"
+    creation_tab_label = "New topic"
+
+
 class ManagedByPublishersViewSet(SnippetViewSet):
     """Topics and authors show on the public blog, so Publishers manage them (blog/editorial/roles.py).
 
@@ -49,9 +59,9 @@ class ManagedByPublishersViewSet(SnippetViewSet):
     made modelsearch's SQLite backend ask for a column its index does not have, and every
     search of the list failed on the demo's database.
 
-    Editors choose them on a post, for which the chooser needs only the right to view; a menu
-    item leading to a list they can do nothing with would only puzzle them, so it shows to
-    those who may add, change or delete.
+    Editors choose them on a post, for which the chooser needs only the right to view (and add
+    a topic there, TopicChooserViewSet); a menu item leading to a list they could only add to
+    would puzzle them, so it shows to those who may change or delete.
     """
 
     chooser_viewset_class = InTickOrderChooserViewSet
@@ -62,13 +72,14 @@ class ManagedByPublishersViewSet(SnippetViewSet):
 
         class ManagersMenuItem(MenuItem):
             def is_shown(self, request):
-                return policy.user_has_any_permission(request.user, ["add", "change", "delete"])
+                return policy.user_has_any_permission(request.user, ["change", "delete"])
 
         return ManagersMenuItem
 
 
 class TopicViewSet(ManagedByPublishersViewSet):
     model = Topic
+    chooser_viewset_class = TopicChooserViewSet
     icon = "tag"
     menu_label = "Topics"
     menu_order = 210

@@ -6,6 +6,7 @@ from datetime import date, timedelta
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
@@ -18,6 +19,7 @@ from wagtail.models import Page
 from wagtail.permission_policies.pages import PagePermissionPolicy
 
 from ..models import BlogPage
+from ..reading import reading_minutes
 from ..share_links import SHARE_LINK_DAYS, DraftShareLink
 from .featuring import in_slot, set_featured, when_it_takes_the_slot
 from .overview import GOES_LIVE, in_editor_zone, month_weeks, next_month
@@ -266,3 +268,16 @@ class ChosenPagesView(chooser.ChosenMultipleView):
         request.GET = request.GET.copy()
         request.GET.setlist("id", [str(pk) for pk in pages])
         return super().get(request)
+
+
+@require_POST
+def body_word_count(request):
+    """The words of a post's body as the editor's form holds it now, counted by the model's own
+    rule (static/js/word-count.js shows it above the body and in the preview's Checks)."""
+    stream_block = BlogPage._meta.get_field("body").stream_block
+    try:
+        body = stream_block.value_from_datadict(request.POST, request.FILES, "body")
+    except (KeyError, ValueError, TypeError):
+        return HttpResponseBadRequest("Send the post editor's form.")
+    words = BlogPage(body=body).word_count()
+    return JsonResponse({"words": words, "minutes": reading_minutes(words)})

@@ -21,6 +21,7 @@ from .admin_views import (
     CalendarView,
     FeaturePostView,
     ShareLinksView,
+    body_word_count,
     reschedule_post,
     revoke_share_link,
 )
@@ -58,6 +59,7 @@ def register_editor_toolkit_urls():
             reschedule_post,
             name="blog_reschedule_post",
         ),
+        path("blog/posts/word-count/", body_word_count, name="blog_body_word_count"),
         path(
             "blog/share-links/<int:pk>/revoke/",
             revoke_share_link,

@@ -16,10 +16,11 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from wagtail import hooks
 from wagtail.admin import messages as admin_messages
-from wagtail.admin.action_menu import WorkflowMenuItem
+from wagtail.admin.action_menu import PageLockedMenuItem, WorkflowMenuItem
 from wagtail.admin.utils import get_valid_next_url_from_request
 
 from ..models import BlogPage
+from ..revisions import ScheduledPostLock
 from .overview import in_editor_zone
 
 
@@ -164,3 +165,16 @@ def approve_and_schedule(menu_items, request, context):
         label = str(getattr(item, "label", ""))
         if isinstance(item, WorkflowMenuItem) and label.endswith(and_publish):
             item.label = label.removesuffix(and_publish) + " and schedule"
+
+
+@hooks.register("construct_page_action_menu")
+def scheduled_not_locked(menu_items, request, context):
+    """Wagtail's disabled "Page locked" button on a post waiting for its go-live says when it
+    goes live instead (the banner above offers Unschedule)."""
+    page = context.get("page")
+    if not isinstance(page, BlogPage) or not isinstance(context.get("lock"), ScheduledPostLock):
+        return
+    for item in menu_items:
+        if isinstance(item, PageLockedMenuItem):
+            item.label = f"Scheduled for {context['lock'].when()}"
+            item.template_name = "blog/admin/action_menu/scheduled.html"

@@ -291,6 +291,8 @@ WAGTAILDOCS_SERVE_METHOD = "serve_view"
 WAGTAILDOCS_EXTENSIONS = ["csv", "docx", "key", "odt", "pdf", "pptx", "rtf", "txt", "xlsx", "zip"]
 WAGTAILIMAGES_MAX_UPLOAD_SIZE = 10 * 1024 * 1024
 WAGTAILIMAGES_MAX_IMAGE_PIXELS = 40_000_000
+# The upload form says the description becomes the alt text.
+WAGTAILIMAGES_IMAGE_FORM_BASE = "blog.editorial.pictures.PictureForm"
 WAGTAILADMIN_COMMENTS_ENABLED = True
 # Wagtail's defaults, spelled out because editors rely on them (docs/editors.md, "Writing a post"):
 # autosave half a second after typing stops, "someone else is editing" notices every 10 s.
@@ -440,7 +442,6 @@ PAGE_PASSWORD_RATE_PER_RESTRICTION = os.environ.get("PAGE_PASSWORD_RATE_PER_REST
 # Uploads: raster images only (SVG can carry script), documents always downloaded.
 WAGTAILIMAGES_EXTENSIONS = ["gif", "jpg", "jpeg", "png", "webp", "avif"]
 # A file that only starts like a picture is a form error, not a 500 (home/uploads.py).
-WAGTAILIMAGES_IMAGE_FORM_BASE = "home.uploads.ImageForm"
 WAGTAILDOCS_DOCUMENT_FORM_BASE = "home.uploads.DocumentForm"
 WAGTAILDOCS_SERVE_METHOD = "serve_view"
 # Wagtail shows PDFs inline by default; a PDF can carry script and forms, so it downloads too.

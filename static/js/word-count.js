@@ -1,47 +1,76 @@
-// "64 words · 1 min read" above a post's body while it is written: the words readers see in
-// the body, as the preview's Checks count them, at the pace of the reader's "min read"
-// (blog/reading.py, passed as data-words-per-minute). Settings such as a heading's anchor
-// and a picture's alt text are not read on the page, so they are not counted.
+// "64 words · 1 min read" above a post's body while it is written, and the same numbers in the
+// preview's Checks panel. The server counts (BlogPage.word_count, which the reader's "min read"
+// also uses), so the editor, the Checks and the reading time cannot disagree: Wagtail's Checks
+// would otherwise count whatever the preview shows, a card's title and summary included.
 (() => {
   const script = document.currentScript;
-  const wordsPerMinute = Number(script && script.dataset.wordsPerMinute) || 230;
-  const NOT_READ = ["anchor", "language", "kind", "embed", "image", "alt_text"]
-    .map((name) => `[data-contentpath="${name}"]`)
-    .join(", ");
-  const TEXTS = '[contenteditable="true"], textarea, input[type="text"], input:not([type])';
+  const countUrl = script && script.dataset.countUrl;
+  if (!countUrl) return;
+  let latest = null; // {words, minutes} for the form as it was last counted
+  let counting = null; // the promise of the count in flight
+  let controller = null;
 
-  const countWords = (body) => {
-    let words = 0;
-    for (const field of body.querySelectorAll(TEXTS)) {
-      if (field.closest(NOT_READ)) continue;
-      const text = field.isContentEditable ? field.innerText : field.value;
-      words += text.split(/\s+/).filter(Boolean).length;
-    }
-    return words;
+  const describe = ({ words, minutes }) =>
+    `${words} word${words === 1 ? "" : "s"} · ${minutes} min read`;
+
+  const showInChecks = (metrics) => {
+    const words = document.querySelector("[data-content-word-count]");
+    const time = document.querySelector("[data-content-reading-time]");
+    if (words) words.textContent = String(metrics.words);
+    if (time) time.textContent = `${metrics.minutes} min${metrics.minutes === 1 ? "" : "s"}`;
   };
 
+  const count = (form, counter) => {
+    if (controller) controller.abort();
+    controller = new AbortController();
+    counting = fetch(countUrl, {
+      method: "POST",
+      body: new FormData(form),
+      credentials: "same-origin",
+      signal: controller.signal,
+    })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((metrics) => {
+        if (!metrics) return latest;
+        latest = metrics;
+        counter.textContent = describe(metrics);
+        if (document.querySelector("[data-content-word-count]")?.textContent) showInChecks(metrics);
+        return metrics;
+      })
+      .catch(() => latest);
+    return counting;
+  };
+
+  // The Checks panel writes its own count right after this event; ours replaces it.
+  document.addEventListener("w-preview:content", (event) => {
+    const metrics = event.detail && event.detail.metrics;
+    if (latest && metrics) {
+      metrics.wordCount = latest.words;
+      metrics.readingTime = latest.minutes;
+    }
+    Promise.resolve(counting).then((counted) => {
+      if (counted) showInChecks(counted);
+    });
+  });
+
   const start = (body) => {
+    const form = body.closest("form");
     const counter = document.createElement("p");
     counter.id = "body-word-count";
     counter.className = "w-help-text w-tabular-nums";
     body.insertAdjacentElement("beforebegin", counter);
-    let pending = false;
-    const update = () => {
-      pending = false;
-      const words = countWords(body);
-      const minutes = Math.max(1, Math.ceil(words / wordsPerMinute));
-      counter.textContent = `${words} word${words === 1 ? "" : "s"} · ${minutes} min read`;
-    };
+    if (!form) return;
+    let timer = null;
     const soon = () => {
-      if (!pending) {
-        pending = true;
-        requestAnimationFrame(update);
-      }
+      clearTimeout(timer);
+      // Draftail writes its text into the form a moment after each keystroke.
+      timer = setTimeout(() => count(form, counter), 500);
     };
     // Typing, and blocks added, moved, pasted or deleted.
     body.addEventListener("input", soon);
+    body.addEventListener("change", soon);
     new MutationObserver(soon).observe(body, { childList: true, subtree: true, characterData: true });
-    update();
+    count(form, counter);
   };
 
   const find = () => document.querySelector('[data-contentpath="body"]');

@@ -209,3 +209,18 @@ def test_autosave_leaves_no_message_behind(client, blog, author, topic):
         response = client.post(edit_url(post), data, HTTP_ACCEPT="application/json")
     assert response.json()["success"]
     assert not list(get_messages(response.wsgi_request))
+
+
+def test_the_go_live_picker_opens_at_now_in_the_editors_zone_with_weeks_from_monday(
+    client, blog, author, topic
+):
+    client.force_login(make_user("kenji", group=PUBLISHERS, time_zone="Asia/Tokyo"))
+    post = draft_post(blog, "Launch notes", authors=[author], topics=[topic])
+    # 12:03 UTC is 21:03 in Tokyo: the list opens at the next 5 minutes of the editor's clock.
+    with time_machine.travel(datetime(2026, 12, 1, 12, 3, tzinfo=UTC), tick=False):
+        page = BeautifulSoup(client.get(edit_url(post)).content, "html.parser")
+    tab = page.find(id="tab-publishing")
+    picker = re.search(r'initDateTimeChooser\("id_go_live_at", (\{.*?\})\);', str(tab))
+    config = json.loads(picker.group(1))
+    assert (config["defaultTime"], config["dayOfWeekStart"]) == ("21:05", 1)
+    assert tab.find("input", attrs={"name": "go_live_at"})["data-editor-zone"] == "Asia/Tokyo"

@@ -130,3 +130,15 @@ def test_ids_without_a_tick_order_keep_the_order_they_were_sent_in(editor_client
         "Storage",
         "Benchmarks",
     ]
+
+
+def test_an_editor_adds_a_topic_from_the_chooser_but_cannot_rename_one(client, blog):
+    """Editors may add a topic while writing (blog/editorial/roles.py); Publishers manage them."""
+    client.force_login(make_user("ed", group=EDITORS))
+    response = client.post(
+        "/admin/snippets/choose/blog/topic/create/", {"name": "Edge inference", "slug": "edge"}
+    )
+    assert response.status_code == 200
+    assert response.json()["step"] == "chosen"
+    topic = Topic.objects.get(slug="edge")
+    assert client.get(f"/admin/snippets/blog/topic/edit/{topic.pk}/").status_code == 302

@@ -1,0 +1,15 @@
+"""Editors may add a topic while writing a post, from the topic chooser (blog/editorial/roles.py)."""
+
+from django.db import migrations
+
+from blog.editorial.roles import ensure_roles
+
+
+def let_editors_add_topics(apps, schema_editor):
+    ensure_roles(apps)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("blog", "0015_hero_picture_optional")]
+
+    operations = [migrations.RunPython(let_editors_add_topics, migrations.RunPython.noop)]
