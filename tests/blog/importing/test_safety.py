@@ -42,9 +42,7 @@ def test_a_picture_larger_than_uploads_may_be_is_reported(run_import, media, set
     assert hello.live and hello.hero_image is None
 
 
-def test_a_summary_over_the_limit_is_shortened_at_a_word_and_reported(
-    run_import, media, tmp_path
-):
+def test_a_summary_over_the_limit_is_shortened_at_a_word_and_reported(run_import, media, tmp_path):
     long = "Word " * 100
     export = tmp_path / "ghost.json"
     export.write_text((FIXTURES / "ghost-v5.json").read_text().replace("A Ghost summary.", long))
