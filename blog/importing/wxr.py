@@ -152,10 +152,20 @@ def parse_wxr(data):
         name = author.findtext("wp:author_display_name") or login
         people[login] = Person(slug=slugify(login)[:120] or "author", name=name[:120])
     topics, term_slugs = {}, {}
+    parents = {}
     for category in channel.findall("wp:category"):
         slug = category.findtext("wp:category_nicename")
+        parents[slug] = category.findtext("wp:category_parent")
         topics[("category", slug)] = topic(slug, category.findtext("wp:cat_name"), "category")
         term_slugs[category.findtext("wp:term_id")] = ("category", slug)
+    for (_kind, slug), ref in list(topics.items()):
+        # A child category's archive is /category/parent/child/ (WordPress answers both).
+        chain, parent = [slug], parents.get(slug)
+        while parent and parent not in chain and len(chain) < 10:
+            chain.insert(0, parent)
+            parent = parents.get(parent)
+        if len(chain) > 1:
+            ref.old_addresses.append(f"/category/{'/'.join(chain)}/")
     for tag in channel.findall("wp:tag"):
         slug = tag.findtext("wp:tag_slug")
         topics[("post_tag", slug)] = topic(slug, tag.findtext("wp:tag_name"), "tag")

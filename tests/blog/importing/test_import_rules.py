@@ -1,11 +1,13 @@
 """The rules every import follows, whatever the source: dates survive, nothing a post lacks
 holds it back, and a re-run picks up what changed (pictures added, a password changed)."""
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
+import time_machine
 from wagtail.models import PageViewRestriction
 
+from blog.editorial.scheduling import run_pass
 from blog.importing.importer import shortened
 from blog.models import SUMMARY_MAX_LENGTH, BlogIndexPage, BlogPage
 from tests.factories import make_author
@@ -203,3 +205,37 @@ def test_a_scheduled_time_already_passed_publishes_at_once(run_import, tmp_path)
 def test_only_what_the_source_did_not_publish_arrives_unpublished(run_import, tmp_path, status):
     run_import(export(tmp_path, item(1, "Not public", status=status)))
     assert not BlogPage.objects.get(title="Not public").live
+
+
+def test_a_body_picture_without_alt_text_is_published_and_reported(run_import, tmp_path, media):
+    body = f'<p>Words.</p><img src="{OLD}/wp-content/uploads/2020/01/rack.png" alt="">'
+    report = run_import(export(tmp_path, item(1, "Body picture", body=body)), "--media", str(media))
+    post = BlogPage.objects.get(title="Body picture")
+    assert post.live
+    assert [block.block_type for block in post.body] == ["paragraph", "image"]
+    assert "1 picture in the body has no alt text" in report
+
+
+def test_one_bad_part_of_a_body_never_fails_the_post(run_import, tmp_path):
+    body = (
+        '<p>Kept.</p><figure class="wp-block-embed">https://www.youtube.com/watch?v=abc'
+        f"<figcaption>{'long caption ' * 30}</figcaption></figure>"
+        "<h2></h2><table><tr></tr></table><audio></audio><p>Also kept.</p>"
+    )
+    report = run_import(export(tmp_path, item(1, "Odd body", body=body)))
+    post = BlogPage.objects.get(title="Odd body")
+    assert post.live
+    assert "failed:" not in report
+
+
+def test_an_imported_draft_the_editor_schedules_goes_out_dated_as_scheduled(run_import, tmp_path):
+    run_import(export(tmp_path, item(2, "Dated draft", status="draft", date="2025-03-10 09:00:00")))
+    draft = BlogPage.objects.get(title="Dated draft")
+    go_live = datetime(2099, 5, 1, 9, 0, tzinfo=UTC)
+    draft.go_live_at = go_live
+    draft.save_revision().publish()
+    with time_machine.travel(go_live + timedelta(minutes=1), tick=False):
+        assert run_pass(interval=30).published == 1
+    draft.refresh_from_db()
+    assert draft.live
+    assert draft.first_published_at == go_live

@@ -93,6 +93,8 @@ def test_old_addresses_reader_pages_and_a_second_run(client, imported, run_impor
     # Category and tag archives lead to the topic pages.
     archive = client.get("/category/classic/")
     assert archive.status_code == 301 and archive["Location"] == "/blog/topic/classic/"
+    nested = client.get("/category/parent/child-1/child-2/")
+    assert nested.status_code == 301 and nested["Location"] == "/blog/topic/child-2/"
 
     paths = ["/blog/", "/blog/feed/", "/blog/atom/", "/sitemap.xml", "/search/?q=displayed"]
     paths += [f"/blog/topic/{slug}/" for slug in Topic.objects.values_list("slug", flat=True)]
