@@ -151,3 +151,38 @@ def test_older_export_versions(run_import, media, tmp_path, version):
     run_import(older, "--media", str(media))
     hello = post("hello-world")
     assert hello.live and [t.name for t in hello.topics] == ["Reliability", "News", "GPU"]
+
+
+def test_a_gallery_shows_the_pictures_it_names_or_the_posts_own(run_import, media, tmp_path):
+    text = WXR.read_text()
+    attached = (
+        "<item><title>rack</title><wp:post_id>555</wp:post_id><wp:post_parent>10</wp:post_parent>"
+        "<wp:attachment_url>https://old.example/wp-content/uploads/2020/01/rack.png"
+        "</wp:attachment_url><wp:status>inherit</wp:status><wp:post_type>attachment</wp:post_type>"
+        "<wp:postmeta><wp:meta_key>_wp_attachment_image_alt</wp:meta_key>"
+        "<wp:meta_value>The rack again</wp:meta_value></wp:postmeta></item>"
+    )
+    text = text.replace("<item>", attached + "<item>", 1)
+    text = text.replace("<p onmouseover", "[gallery]<p onmouseover", 1)
+    text = text.replace("[Classic editor", '[[gallery ids="100"]\n\nClassic editor', 1)
+    gallery = tmp_path / "gallery.xml"
+    gallery.write_text(text)
+    report = run_import(gallery, "--media", str(media))
+    # A bare [gallery] shows the pictures attached to its post.
+    hello = post("hello-world")
+    images = [block.value for block in hello.body if block.block_type == "image"]
+    assert [image["alt_text"] for image in images] == ["A rack of servers", "The rack again"]
+    # [gallery ids="…"] the ones it names.
+    draft = post("draft-thoughts")
+    assert [block.block_type for block in draft.body][0] == "image"
+    assert "[gallery" not in str(hello.body) and "[gallery" not in str(draft.body)
+    assert "3 media library entries (attachments)" in report
+
+
+def test_unicode_category_slugs_get_an_address_readers_can_open(tmp_path):
+    from blog.importing.wxr import topic
+
+    arabic = topic("%d8%a3%d8%ae%d8%a8%d8%a7%d8%b1", "أخبار", "category")
+    assert arabic.slug.startswith("topic-") and arabic.slug.isascii()
+    assert arabic.old_addresses == ["/category/%d8%a3%d8%ae%d8%a8%d8%a7%d8%b1/"]
+    assert topic("caf%c3%a9", "Café", "tag").slug == "cafe"
