@@ -143,8 +143,8 @@ class BlogPageForm(CharacterLimitMixin, ScheduledPageForm):
         if is_blank_new_post and instance is not None and instance._state.adding:
             start_with_signed_in_author(instance, kwargs.get("for_user"))
         super().__init__(*args, **kwargs)
-        # Left empty, the alt text comes from the image's description (BlogPage.clean), which
-        # also refuses it when there is none; a required field would refuse first.
+        # Left empty, the alt text comes from the image's description (BlogPage.clean); with
+        # none, publishing refuses it (_post_clean). A required field would refuse first.
         self.fields["hero_alt"].required = False
         if instance is not None and instance._state.adding:
             self.fields[CREATE_KEY] = forms.CharField(
@@ -172,9 +172,11 @@ class BlogPageForm(CharacterLimitMixin, ScheduledPageForm):
 
     def _post_clean(self):
         super()._post_clean()
-        alt_is_blank = not (self.cleaned_data.get("hero_alt") or "").strip()
-        if getattr(self, "is_deferred_validation", False) and alt_is_blank:
-            self._errors.pop("hero_alt", None)
+        # After the model's clean, which takes a blank alt text from the image's description.
+        alt_is_blank = not (self.instance.hero_alt or "").strip()
+        deferred = getattr(self, "is_deferred_validation", False)
+        if self.instance.hero_image_id and alt_is_blank and not deferred:
+            self.add_error("hero_alt", "Describe the hero image for readers who can't see it.")
 
 
 def start_with_signed_in_author(post, user):

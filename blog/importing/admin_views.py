@@ -61,6 +61,8 @@ def worded(report):
         return None
     tense = 0 if report.dry_run else 1
     return {
+        # What readers will see leads, as in the command's report.
+        "headline": report.headline(),
         "counts": [(RESULT_WORDS[result][tense], n) for result, n in report.counts().items()],
         "noted": [
             (RESULT_WORDS[outcome.result][tense], outcome)

@@ -85,6 +85,11 @@ CODE_CAPTION_MAX = 200
 TABLE_FEATURES = ["bold", "italic", "link", "code"]
 SHORTCODE_CAPTION = re.compile(r"\[caption[^\]]*\](.*?)\[/caption\]", re.S)
 SHORTCODE_EMBED = re.compile(r"\[embed[^\]]*\](.*?)\[/embed\]", re.S)
+# WordPress's [audio], [video] and [playlist]: the address in src=, mp3= … or bare.
+SHORTCODE_MEDIA = re.compile(r"\[(audio|video|playlist)\b([^\]]*)\](?:.*?\[/\1\])?", re.S)
+MEDIA_ADDRESS = re.compile(r"(?:=\s*[\"']?|\s)(https?://[^\s\"'\]]+)")
+# An address alone on its line, which WordPress shows as the embedded post or video.
+ALONE = re.compile(r"^https?://\S+$")
 BLANK_LINE = re.compile(r"\n\s*\n")
 # A link as Wagtail's converter stores an outside address: the address is its only attribute.
 STORED_LINK = re.compile(r'<a href="([^"]*)">')
@@ -154,6 +159,7 @@ class BodyConverter:
     def convert(self, html):
         html = SHORTCODE_CAPTION.sub(r"<figure>\1</figure>", html)
         html = SHORTCODE_EMBED.sub(r'<figure class="wp-block-embed">\1</figure>', html)
+        html = SHORTCODE_MEDIA.sub(media_element, html)
         soup = BeautifulSoup(html, "html.parser")
         self.clean(soup)
         self.walk(soup)
@@ -212,6 +218,9 @@ class BodyConverter:
             elif node.name == "iframe":
                 self.flush()
                 self.embed(node.get("src") or "")
+            elif node.name in {"audio", "video"}:
+                self.flush()
+                self.media(node)
             elif node.name == "hr":
                 self.flush()
             elif node.name in CONTAINERS:
@@ -252,7 +261,9 @@ class BodyConverter:
         self.loose = []
         # Classic WordPress bodies have no <p>: a blank line starts a paragraph, a newline breaks.
         for chunk in BLANK_LINE.split(html):
-            if chunk.strip():
+            if ALONE.match(chunk.strip()):
+                self.embed(unescape(chunk.strip()))
+            elif chunk.strip():
                 self.rich(f"<p>{chunk.strip().replace(chr(10), '<br/>')}</p>")
 
     def rich(self, html):
@@ -271,6 +282,12 @@ class BodyConverter:
         return STORED_LINK.sub(to_page, stored)
 
     def paragraph(self, node):
+        words = node.get_text(" ", strip=True)
+        links = node.find_all("a")
+        alone = not links or (len(links) == 1 and links[0].get("href") == words)
+        if ALONE.match(words) and alone and not node.find("img"):
+            self.embed(words)
+            return
         pictures = self.pull_images(node)
         self.rich(str(node))
         for picture in pictures:
@@ -372,6 +389,26 @@ class BodyConverter:
             )
             self.rich(f"<p>{escape(caption)}</p>")
 
+    def media(self, node):
+        """A sound or video file: the files are not imported, so it stays a link."""
+        source = node.get("src") or next(
+            (tag.get("src") for tag in node.find_all("source") if tag.get("src")), ""
+        )
+        url = source.strip()
+        if url and embed_allowed(embed_url(url)):
+            self.embed(url)
+            return
+        kind = "sound" if node.name == "audio" else "video"
+        if url and safe_href(url):
+            name = urlparse(url).path.rsplit("/", 1)[-1] or url
+            self.rich(f'<p><a href="{escape(url)}">{escape(name)}</a></p>')
+            self.note(
+                f"A {kind} file is kept as a link to its old address: the file itself was not "
+                "imported."
+            )
+        else:
+            self.note(f"Removed a {kind} player with no usable address.")
+
     def embed(self, src, caption=""):
         src = src.strip()
         url = embed_url(src) if src else ""
@@ -420,6 +457,12 @@ class BodyConverter:
                 },
             },
         )
+
+
+def media_element(match):
+    address = MEDIA_ADDRESS.search(match.group(2))
+    tag = "video" if match.group(1) == "video" else "audio"
+    return f'<{tag} src="{escape(address.group(1))}"></{tag}>' if address else f"<{tag}></{tag}>"
 
 
 def text_of(html):

@@ -31,6 +31,12 @@ class ImportedItem(models.Model):
         blank=True,
         help_text="The post's old addresses, redirected to it once it is published.",
     )
+    # Pictures whose files were not found: a re-run after they are added picks them up.
+    missing_pictures = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The post's pictures that were not in the export, as the export names them.",
+    )
     imported_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -32,6 +32,9 @@ class TopicRef:
     old_addresses: list[str] = field(default_factory=list)
 
 
+LATER_FIELDS = ("modified_at", "password")
+
+
 @dataclass
 class PostRecord:
     source_id: str
@@ -39,6 +42,10 @@ class PostRecord:
     slug: str
     status: str
     published_at: datetime | None = None  # UTC
+    # When the source last changed it (UTC); None: as published_at.
+    modified_at: datetime | None = None
+    # A post the source showed only to readers with this password (WordPress).
+    password: str = ""
     authors: list[Person] = field(default_factory=list)
     topics: list[TopicRef] = field(default_factory=list)  # the primary one first
     summary: str = ""
@@ -55,13 +62,22 @@ class PostRecord:
     @property
     def label(self):
         where = f" (line {self.line})" if self.line else ""
-        return f"“{self.title or '(untitled)'}” [{self.source_id}]{where}"
+        return f"“{self.title or untitled(self.source_id)}” [{self.source_id}]{where}"
 
     def content_hash(self):
         """Changes whenever anything the import writes from this record changes."""
         data = asdict(self)
         data.pop("line")
+        # Fields added later count only when set: a re-run of an older import stays unchanged.
+        for name in LATER_FIELDS:
+            if not data[name]:
+                data.pop(name)
         return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def untitled(source_id):
+    """The title an untitled post gets, which the editor can search for."""
+    return f"Untitled post {source_id}"
 
 
 @dataclass
@@ -72,3 +88,6 @@ class Export:
     base_url: str = ""
     # (what, why) for items the export holds but the import leaves out: trash, pages …
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    # What the export holds that is not a post, told once each: "37 attachments …".
+    notes: list[str] = field(default_factory=list)
+    comments: int = 0  # comments on its posts: this blog has none, so they are counted

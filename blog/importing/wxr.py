@@ -5,7 +5,10 @@ external file), is refused before anything expands. The SAX reader gives each it
 starts on, which every message about it names.
 """
 
+import hashlib
 import io
+import re
+from collections import Counter
 from datetime import UTC, datetime
 from urllib.parse import unquote, urlparse
 from xml.sax import SAXParseException
@@ -13,6 +16,7 @@ from xml.sax.handler import ContentHandler, feature_external_ges, feature_namesp
 
 from defusedxml import DefusedXmlException
 from defusedxml.sax import make_parser
+from django.utils.html import escape
 from django.utils.text import slugify
 
 from .records import (
@@ -26,6 +30,7 @@ from .records import (
     Picture,
     PostRecord,
     TopicRef,
+    untitled,
 )
 from .safety import ExportError, check_size
 
@@ -147,10 +152,20 @@ def parse_wxr(data):
         name = author.findtext("wp:author_display_name") or login
         people[login] = Person(slug=slugify(login)[:120] or "author", name=name[:120])
     topics, term_slugs = {}, {}
+    parents = {}
     for category in channel.findall("wp:category"):
         slug = category.findtext("wp:category_nicename")
+        parents[slug] = category.findtext("wp:category_parent")
         topics[("category", slug)] = topic(slug, category.findtext("wp:cat_name"), "category")
         term_slugs[category.findtext("wp:term_id")] = ("category", slug)
+    for (_kind, slug), ref in list(topics.items()):
+        # A child category's archive is /category/parent/child/ (WordPress answers both).
+        chain, parent = [slug], parents.get(slug)
+        while parent and parent not in chain and len(chain) < 10:
+            chain.insert(0, parent)
+            parent = parents.get(parent)
+        if len(chain) > 1:
+            ref.old_addresses.append(f"/category/{'/'.join(chain)}/")
     for tag in channel.findall("wp:tag"):
         slug = tag.findtext("wp:tag_slug")
         topics[("post_tag", slug)] = topic(slug, tag.findtext("wp:tag_name"), "tag")
@@ -162,19 +177,29 @@ def parse_wxr(data):
         for item in items
         if item.findtext("wp:post_type") == "attachment"
     }
-    posts, skipped = [], []
+    children = {}  # a post's id → the pictures attached to it, which a bare [gallery] shows
+    for item in items:
+        if item.findtext("wp:post_type") == "attachment":
+            children.setdefault(item.findtext("wp:post_parent"), []).append(
+                item.findtext("wp:post_id")
+            )
+    posts, skipped, others = [], [], Counter()
+    comments = 0
     for item in items:
         kind = item.findtext("wp:post_type")
         if kind == "page":
-            skipped.append((item, "it is a WordPress page, not a post"))
+            skipped.append((item, "it is a WordPress page, not a post: add it by hand if needed"))
             continue
         if kind != "post":
+            others[kind] += 1
             continue
+        comments += len(item.findall("wp:comment"))
         try:
-            record = post_from_item(item, people, topics, term_slugs, attachments)
+            record = post_from_item(item, people, topics, term_slugs, attachments, children)
         except (ValueError, KeyError) as error:
-            title = item.findtext("title") or "(untitled)"
-            raise ExportError(f"Item “{title}” at line {item.line}: {error}.") from error
+            # One item that cannot be read is reported; it never stops the others.
+            skipped.append((item, f"it could not be read: {error}"))
+            continue
         if record is None:
             status = item.findtext("wp:status")
             skipped.append((item, f"its WordPress status is “{status}”"))
@@ -185,14 +210,40 @@ def parse_wxr(data):
         posts=posts,
         topics=list(topics.values()),
         base_url=base_blog,
-        skipped=[(f"“{item.findtext('title')}” (line {item.line})", why) for item, why in skipped],
+        skipped=[
+            (
+                f"“{item.findtext('title') or untitled(item.findtext('wp:post_id'))}” "
+                f"(line {item.line})",
+                why,
+            )
+            for item, why in skipped
+        ],
+        notes=[not_posts(kind, n) for kind, n in sorted(others.items())],
+        comments=comments,
     )
 
 
-def topic(slug, name, kind):
-    slug = slugify(slug)[:80] or slugify(name)[:80]
-    address = {"category": f"/category/{slug}/", "tag": f"/tag/{slug}/"}[kind]
-    return TopicRef(slug=slug, name=(name or slug)[:80], old_addresses=[address])
+def not_posts(kind, count):
+    what = {
+        "attachment": (
+            "media library entries (attachments): their pictures come in where posts show them"
+        ),
+        "nav_menu_item": "menu items: menus are not imported",
+    }.get(kind, f"items of type “{kind}”, which are not posts")
+    return f"{count} {what}."
+
+
+def topic(nicename, name, kind):
+    # WordPress keeps a non-Latin slug percent-encoded; a topic's address takes Latin letters
+    # only (/blog/topic/<slug>/), so one with none gets a stable made-up slug.
+    nicename = nicename or ""
+    slug = (
+        slugify(unquote(nicename))[:80]
+        or slugify(name or "")[:80]
+        or f"topic-{hashlib.sha256((name or nicename).encode()).hexdigest()[:10]}"
+    )
+    address = {"category": f"/category/{nicename or slug}/", "tag": f"/tag/{nicename or slug}/"}
+    return TopicRef(slug=slug, name=(name or slug)[:80], old_addresses=[address[kind]])
 
 
 def postmeta(item):
@@ -211,7 +262,7 @@ def attachment(item):
     )
 
 
-def post_from_item(item, people, topics, term_slugs, attachments):
+def post_from_item(item, people, topics, term_slugs, attachments, children=None):
     status = STATUSES.get(item.findtext("wp:status"))
     if status is None:  # trash, auto-draft, inherit
         return None
@@ -222,8 +273,12 @@ def post_from_item(item, people, topics, term_slugs, attachments):
         item.findtext("title"), allow_unicode=True
     )
     published = gmt(item.findtext("wp:post_date_gmt"))
+    if published is None and status != DRAFT:
+        # Exports of blogs moved between hosts may lack the GMT date; the local one is close.
+        # A draft's local date is only when it was last saved, not a date it was given.
+        published = gmt(item.findtext("wp:post_date"))
     if published is None and status in {LIVE, SCHEDULED, PRIVATE}:
-        raise ValueError("it has no GMT date (wp:post_date_gmt)")
+        raise ValueError("it has no date (wp:post_date_gmt)")
     chosen = []
     primary = term_slugs.get(meta.get("_yoast_wpseo_primary_category", ""))
     terms = [
@@ -247,23 +302,54 @@ def post_from_item(item, people, topics, term_slugs, attachments):
     author = people.get(creator) or (
         Person(slug=slugify(creator)[:120], name=creator[:120]) if creator else None
     )
-    old = [path_of(item.findtext("link")), f"/?p={post_id}"]
+    link = path_of(item.findtext("link"))
+    old = [link, f"/?p={post_id}"]
     if published and slug:
         old.append(f"/{published:%Y/%m}/{slug}/")
-    if item.findtext("wp:post_password"):
-        status = PRIVATE
+    # WordPress answers a post's former slugs too; the old address with the slug swapped.
+    current = item.findtext("wp:post_name")
+    for meta_node in item.findall("wp:postmeta"):
+        if meta_node.findtext("wp:meta_key") == "_wp_old_slug" and current:
+            former = meta_node.findtext("wp:meta_value")
+            if former and f"/{current}/" in link:
+                old.append(link.replace(f"/{current}/", f"/{former}/"))
+    modified = gmt(item.findtext("wp:post_modified_gmt"))
     return PostRecord(
         source_id=post_id,
         title=item.findtext("title"),
         slug=slug,
         status=status,
         published_at=published,
+        modified_at=modified if modified and published and modified > published else None,
+        password=item.findtext("wp:post_password"),
         authors=[author] if author else [],
         topics=chosen,
         summary=item.findtext("excerpt:encoded"),
         hero=attachments.get(meta.get("_thumbnail_id")),
-        body_html=item.findtext("content:encoded"),
+        body_html=with_galleries(
+            item.findtext("content:encoded"), attachments, (children or {}).get(post_id, [])
+        ),
         old_addresses=list(dict.fromkeys(address for address in old if address != "/")),
         featured=item.findtext("wp:is_sticky") == "1",
         line=item.line,
     )
+
+
+GALLERY = re.compile(r"\[gallery([^\]]*)\]")
+GALLERY_IDS = re.compile(r"\bids\s*=\s*[\"']?([\d,\s]+)")
+
+
+def with_galleries(html, attachments, attached):
+    """[gallery] shortcodes as the pictures they show: those its ids name, else the ones
+    attached to the post, as WordPress does."""
+
+    def pictures(match):
+        named = GALLERY_IDS.search(match.group(1))
+        ids = [i.strip() for i in named.group(1).split(",")] if named else attached
+        shown = [attachments[i] for i in ids if i in attachments]
+        images = "".join(
+            f'<figure><img src="{escape(p.ref)}" alt="{escape(p.alt)}"/></figure>' for p in shown
+        )
+        return f"<div>{images}</div>" if images else ""
+
+    return GALLERY.sub(pictures, html or "")

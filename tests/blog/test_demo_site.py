@@ -5,7 +5,7 @@ from bs4 import BeautifulSoup
 from django.core.management import call_command
 
 from blog.demo.posts import POSTS
-from blog.models import Author, BlogPage, Topic
+from blog.models import Author, BlogIndexPage, BlogPage, Topic
 
 pytestmark = pytest.mark.django_db
 
@@ -109,6 +109,11 @@ def test_running_the_demo_command_twice_changes_nothing(demo_site):
     call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
     assert (BlogPage.objects.count(), Topic.objects.count(), Author.objects.count()) == counts
     assert counts[0] == 13
+
+
+def test_the_demo_blogs_default_byline_is_cedana_editorial(demo_site):
+    """Imported posts that name no author carry it."""
+    assert BlogIndexPage.objects.get().default_author.name == "Cedana Editorial"
 
 
 def test_the_demo_command_adds_synthetic_posts_on_request(demo_site, client):

@@ -42,6 +42,8 @@ def test_a_publisher_sees_the_dry_run_then_imports(publisher_client):
     assert checked.status_code == 200
     text = page_text(checked)
     assert "What the import would do" in text
+    # What readers will see leads, in the future tense: nothing is written yet.
+    assert "3 posts will be live, 1 scheduled, 3 drafts; 2 pictures were not in the export." in text
     # Nothing is made yet, and the words say so.
     assert "Would be created 7" in text
     assert "Their posts would be imported without them" in text
@@ -50,7 +52,10 @@ def test_a_publisher_sees_the_dry_run_then_imports(publisher_client):
 
     done = publisher_client.post(URL, {"confirm": "1"}, follow=True)
     assert done.status_code == 200
-    assert "Imported: 7 new posts, 0 updated." in page_text(done)
+    assert "3 posts are live, 1 scheduled, 3 drafts; 2 pictures were not in the export." in (
+        page_text(done)
+    )
+    assert "Readers see the published ones now" not in page_text(done)
     assert BlogPage.objects.filter(slug="draft-thoughts").exists()
     # The upload is gone once imported; confirming again asks for it again.
     assert set(upload_folder().glob("*.xml")) <= uploads_before

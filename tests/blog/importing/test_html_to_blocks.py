@@ -110,3 +110,30 @@ def test_a_long_caption_follows_its_picture():
     assert kinds(body) == ["image", "paragraph"]
     assert body.blocks[0]["value"]["caption"] == ""
     assert caption.strip() in body.blocks[1]["value"]
+
+
+def test_sound_and_video_files_stay_as_links_never_raw_shortcodes():
+    body = html_to_blocks(
+        '<p>Listen:</p>[audio mp3="https://old.example/files/song.mp3"][/audio]\n\n'
+        "[audio https://old.example/files/jazz.mp3]\n\n"
+        '<figure class="wp-block-video"><video controls>'
+        '<source src="https://old.example/files/clip.mov"></video></figure>'
+        "[video]"
+    )
+    stored = str(body.blocks)
+    assert "[audio" not in stored and "[video" not in stored
+    for name in ("song.mp3", "jazz.mp3", "clip.mov"):
+        assert f'<a href="https://old.example/files/{name}">{name}</a>' in stored
+    assert any("A sound file is kept as a link" in note for note in body.notes)
+    assert any("A video file is kept as a link" in note for note in body.notes)
+    assert any("video player with no usable address" in note for note in body.notes)
+
+
+def test_an_address_alone_on_its_line_is_embedded_as_wordpress_does():
+    body = html_to_blocks(
+        "Watch this:\n\nhttps://www.youtube.com/watch?v=ex8fMxXJDJw\n\n"
+        '<p><a href="https://vimeo.com/76979871">https://vimeo.com/76979871</a></p>'
+        "<p>See https://www.youtube.com/watch?v=abc in the text.</p>"
+    )
+    assert kinds(body) == ["paragraph", "embed", "embed", "paragraph"]
+    assert body.blocks[1]["value"]["embed"] == "https://www.youtube.com/watch?v=ex8fMxXJDJw"
