@@ -43,10 +43,12 @@ def opened(source, export_format=None, media=None):
     source = Path(source)
     if not source.exists():
         raise ExportError(f"{source} does not exist.")
+    left_out = {}
     with tempfile.TemporaryDirectory(prefix="import-") as scratch:
         if source.suffix.lower() == ".zip":
             check_size(source.stat().st_size, "The zip")
-            source = unpack(source, scratch)
+            unpacked = unpack(source, scratch)
+            source, left_out = unpacked.folder, unpacked.left_out
         export_format = export_format or guess_format(source)
         folder = source if source.is_dir() else source.parent
         if export_format == "markdown":
@@ -59,4 +61,4 @@ def opened(source, export_format=None, media=None):
             parse = parse_wxr if export_format == "wxr" else parse_ghost
             export = parse(path.read_bytes())
             media_root = media or (source if source.is_dir() else None)
-        yield export, MediaFolder(media_root)
+        yield export, MediaFolder(media_root, left_out if media_root == source else None)
