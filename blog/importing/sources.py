@@ -61,9 +61,15 @@ def sweep_after_pass(**kwargs):
     return f"Removed {removed} abandoned import upload(s)." if removed else None
 
 
+SITE_MARKERS = ("_config.yml", "_config.yaml", "_config.toml", "hugo.toml", "hugo.yaml", "_posts")
+
+
 def guess_format(path):
     path = Path(path)
     if path.is_dir():
+        # A Jekyll or Hugo site may hold one .xml or .json of its own (a feed, a data file).
+        if any(next(path.rglob(marker), None) for marker in SITE_MARKERS):
+            return "markdown"
         exports = [p for p in path.rglob("*") if p.suffix.lower() in {".xml", ".json"}]
         if len(exports) == 1:
             return guess_format(exports[0])
@@ -97,6 +103,10 @@ def opened(source, export_format=None, media=None):
             check_size(source.stat().st_size, "The zip")
             unpacked = unpack(source, scratch)
             source, left_out = unpacked.folder, unpacked.left_out
+            inside = list(source.iterdir())
+            if len(inside) == 1 and inside[0].is_dir():
+                # A zip of a site's folder: the folder's name names the site across runs.
+                source = inside[0]
         export_format = export_format or guess_format(source)
         folder = source if source.is_dir() else source.parent
         if export_format == "markdown":
