@@ -74,7 +74,8 @@ class ExportUploadForm(forms.Form):
         label="Export file",
         help_text="WordPress: Tools › Export, the .xml file. Ghost: Settings › Labs › Export, the "
         ".json file. Either may be a .zip with its pictures (wp-content/uploads or "
-        "content/images); pictures not in the zip are listed, and their posts still come in.",
+        "content/images); pictures not in the zip are listed, and their posts still come in. "
+        "A Jekyll or Hugo site: a .zip of its folder.",
     )
 
     def clean_export(self):

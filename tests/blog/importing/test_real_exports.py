@@ -3,15 +3,21 @@ fails, every published item is live at its new address with its old addresses an
 second run changes nothing, and the reader pages, feeds, search and sitemap show nothing that
 is not public."""
 
+import io
 import re
+import zipfile
 
 import pytest
+from bs4 import BeautifulSoup
+from django.core.files.uploadedfile import SimpleUploadedFile
 from wagtail.contrib.redirects.models import Redirect
 
+from blog.editorial.roles import PUBLISHERS
 from blog.importing.ghost import parse_ghost
 from blog.importing.markdown import parse_markdown_folder
 from blog.importing.records import LIVE
 from blog.models import BlogPage
+from tests.blog.scheduling import make_user
 
 from .conftest import FIXTURES
 
@@ -160,3 +166,30 @@ def test_a_real_ghost_export_reports_its_pages_and_keeps_no_script(run_import):
     assert [a.name for a in integrations.authors] == ["Ghost"]
     assert [t.name for t in integrations.topics] == ["Getting Started"]
     assert integrations.summary.startswith("Work with all your favorite apps")
+
+
+def upload_of(path):
+    """The export as a Publisher uploads it: a Ghost .json as it is, a site as a .zip of its
+    folder."""
+    if path.is_file():
+        return SimpleUploadedFile(path.name, path.read_bytes())
+    data = io.BytesIO()
+    with zipfile.ZipFile(data, "w") as archive:
+        for file in sorted(path.rglob("*")):
+            if file.is_file():
+                archive.write(file, f"{path.name}/{file.relative_to(path).as_posix()}")
+    return SimpleUploadedFile(f"{path.name}.zip", data.getvalue())
+
+
+@pytest.mark.parametrize("name", EXPORTS)
+def test_a_real_export_through_the_admin_screen(client, blog, name):
+    client.force_login(make_user("petra", group=PUBLISHERS))
+    export = parsed(EXPORTS[name])
+    checked = client.post("/admin/blog/import/", {"export": upload_of(EXPORTS[name])})
+    assert checked.status_code == 200
+    text = BeautifulSoup(checked.content, "html.parser").get_text(" ", strip=True)
+    assert f"Would be created {len(export.posts)}" in text
+    assert "Would fail 0" in text
+    done = client.post("/admin/blog/import/", {"confirm": "1"}, follow=True)
+    assert done.status_code == 200
+    assert BlogPage.objects.count() == len(export.posts)
