@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from blog.importing.ghost import parse_ghost
+from blog.importing.liquid import expand_templates
 from blog.importing.markdown import as_datetime, parse_markdown_folder
 from blog.importing.records import DRAFT, LIVE, PRIVATE, SCHEDULED
 from blog.importing.safety import ExportError
@@ -226,3 +227,31 @@ def test_ghost_authors_in_order_internal_tags_left_out_featured_and_email_only_p
     email_only = next(p for p in sent.posts if p.source_id == post_id)
     assert email_only.status == DRAFT
     assert any("sent by email only" in note for note in email_only.notes)
+
+
+def test_hugo_shortcodes_for_videos_posts_and_gists_become_embeds_and_links():
+    notes = []
+    body = (
+        '{{< vimeo 146022717 >}}\n\n{{< tweet user="gohugoio" id="877500564405444608" >}}\n\n'
+        "{{< gist spf13 7896402 >}}\n\n{{< instagram BWNjjyYFxVx >}}\n\n"
+        '{{< details summary="More" >}}Hidden words{{< /details >}}\n\n'
+        '{{< ref "missing.md" >}} {{< /orphan >}}'
+    )
+    text = expand_templates(body, {}, notes, "hugo")
+    assert '<figure class="wp-block-embed">https://vimeo.com/146022717</figure>' in text
+    assert "<https://x.com/gohugoio/status/877500564405444608>" in text
+    assert "<https://gist.github.com/spf13/7896402>" in text
+    assert "<https://www.instagram.com/p/BWNjjyYFxVx/>" in text
+    assert "**More**" in text and "Hidden words" in text
+    assert "{{" not in text
+    assert any("A Hugo ref named “missing.md”, which is not in the export" in n for n in notes)
+
+
+def test_an_unknown_liquid_tag_and_include_relative_are_left_out_with_a_note():
+    notes = []
+    text = expand_templates(
+        "A {% youtube abc %} B {% include_relative part.md %} {{ site.url }}/x", {}, notes, ""
+    )
+    assert text == "A  B  /x"
+    assert "A Liquid tag {% youtube %} has no equivalent here; it was left out." in notes
+    assert "An {% include_relative %} of the old site's theme (part.md) was left out." in notes
