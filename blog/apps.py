@@ -12,6 +12,8 @@ class BlogConfig(AppConfig):
         from .caching import invalidation, pages  # noqa: F401
         from .editorial.scheduling import pass_finished
         from .importing import redirects  # noqa: F401
+        from .importing.sources import sweep_after_pass
         from .renditions import prepare_after_pass
 
         pass_finished.connect(prepare_after_pass, dispatch_uid="blog_prepare_heroes")
+        pass_finished.connect(sweep_after_pass, dispatch_uid="blog_sweep_import_uploads")

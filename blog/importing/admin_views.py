@@ -3,11 +3,12 @@ then follow the import on its own page while it runs in the background (backgrou
 
 The upload waits in the server's temporary folder (never in the media storage, which may be
 public: an export holds drafts and private posts) under a random name that only the uploader's
-session knows, until it is imported or replaced.
+session knows, until it is imported or replaced, or for a day if the Publisher never confirms
+the dry run (sources.sweep_abandoned, at each upload and each scheduler pass).
 """
 
+import logging
 import secrets
-import tempfile
 from pathlib import Path
 
 from django import forms
@@ -26,7 +27,7 @@ from .background import has_stopped, running_imports, start_import
 from .importer import CREATED, FAILED, SKIPPED, UNCHANGED, UPDATED, Importer, Report
 from .models import ImportRun
 from .safety import ExportError
-from .sources import opened
+from .sources import import_folder, opened, sweep_abandoned
 
 SESSION_KEY = "blog_import_upload"
 UPLOAD_SUFFIXES = {".xml", ".json", ".zip"}
@@ -40,10 +41,8 @@ RESULT_WORDS = {
 }
 
 
-def upload_folder():
-    folder = Path(tempfile.gettempdir()) / "cedana-imports"
-    folder.mkdir(mode=0o700, exist_ok=True)
-    return folder
+logger = logging.getLogger(__name__)
+upload_folder = import_folder
 
 
 def blog_the_user_publishes(user):
@@ -77,7 +76,8 @@ class ExportUploadForm(forms.Form):
         label="Export file",
         help_text="WordPress: Tools › Export, the .xml file. Ghost: Settings › Labs › Export, the "
         ".json file. Either may be a .zip with its pictures (wp-content/uploads or "
-        "content/images); pictures not in the zip are listed, and their posts still come in.",
+        "content/images); pictures not in the zip are listed, and their posts still come in. "
+        "A Jekyll or Hugo site: a .zip of its folder.",
     )
 
     def clean_export(self):
@@ -132,6 +132,7 @@ class ImportPostsView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
         if not form.is_valid():
             return self.render_to_response(self.get_context_data(form=form))
         self.forget_upload(request)
+        sweep_abandoned()
         upload = form.cleaned_data["export"]
         path = upload_folder() / f"{secrets.token_urlsafe(24)}{Path(upload.name).suffix.lower()}"
         with path.open("wb") as out:
@@ -150,6 +151,7 @@ class ImportPostsView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
         if path is None or not path.is_file():
             messages.error(request, "That upload is gone; upload the export again.")
             return redirect("blog_import_posts")
+        path.touch()  # confirmed: no sweep takes it while the import runs
         # The run removes the upload when it ends.
         run = ImportRun.objects.create(
             blog=self.blog, user=request.user, export_name=waiting["name"][:255]
@@ -165,6 +167,14 @@ class ImportPostsView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
                 )
         except ExportError as error:
             messages.error(self.request, f"The export could not be read: {error}")
+            return None
+        except Exception:  # noqa: BLE001 - an upload is untrusted: its Publisher gets an answer
+            logger.exception("The dry run of an uploaded export stopped")
+            messages.error(
+                self.request,
+                "The export could not be read: it is not shaped like the exports this import "
+                "knows. The error is in the server's log.",
+            )
             return None
 
     def forget_upload(self, request):

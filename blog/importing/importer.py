@@ -298,7 +298,14 @@ class Importer:
                 return outcome
             with transaction.atomic():
                 post, remembered = self.write(record, item, fields, outcome, key, digest)
-        except (ValidationError, DatabaseError, ValueError, KeyError, TypeError) as error:
+        except (
+            ValidationError,
+            DatabaseError,
+            ValueError,
+            KeyError,
+            TypeError,
+            RecursionError,
+        ) as error:
             # What was remembered from the rolled-back transaction is gone with it: the blog's
             # count of children, and authors or topics first made for this post.
             self.blog.refresh_from_db()
@@ -591,6 +598,8 @@ def opening_words(blocks):
 
 
 def describe(error):
+    if isinstance(error, RecursionError):
+        return "its body nests elements more deeply than the import reads"
     if isinstance(error, ValidationError):
         return (
             "; ".join(

@@ -3,6 +3,7 @@ added to the image library once, however many posts or runs use them."""
 
 import io
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlparse
 
@@ -13,45 +14,109 @@ from PIL import UnidentifiedImageError
 from wagtail.images import get_image_model
 from wagtail.images.fields import get_allowed_image_extensions
 
+from .markdown import MARKDOWN_SUFFIXES
 from .models import ImportedItem
-from .safety import MAX_UNPACKED_BYTES, ExportError, max_picture_bytes
+from .safety import (
+    MAX_EXPORT_BYTES,
+    MAX_UNPACKED_BYTES,
+    ExportError,
+    max_picture_bytes,
+    readable_size,
+)
 
 
 class PictureProblem(Exception):
     """A picture that exists but cannot be used (too large, not an image)."""
 
 
+# What the parsers read from a zip; a picture is whatever the image library accepts. Anything
+# else in a zip (videos, PDFs, themes) is never used, so never unpacked.
+EXPORT_SUFFIXES = {".xml", ".json", ".toml", ".yml", ".yaml", *MARKDOWN_SUFFIXES}
+CHUNK_BYTES = 1024 * 1024
+
+
+class Unpacked:
+    """A zip unpacked: its folder, and the pictures left in it for their size (path → why)."""
+
+    def __init__(self, folder, left_out):
+        self.folder, self.left_out = folder, left_out
+
+
 def unpack(archive, target):
-    """The zip's files under `target`; refused if a name leaves it or the sizes add up to a
-    zip bomb."""
+    """The zip's export texts and pictures under `target`, read a chunk at a time: a member is
+    counted as it is read (a zip's headers say whatever its maker wrote), and reading stops one
+    byte past a cap. A text over the export limit, a name outside `target` or more than
+    MAX_UNPACKED_BYTES in all refuse the zip; a picture over the upload limit is left out and
+    reported with the posts that wanted it."""
     target = Path(target).resolve()
+    picture_suffixes = {f".{extension}" for extension in get_allowed_image_extensions()}
+    left_out, unpacked = {}, 0
     try:
         with zipfile.ZipFile(archive) as bundle:
-            members = [m for m in bundle.infolist() if not m.is_dir()]
-            if sum(m.file_size for m in members) > MAX_UNPACKED_BYTES:
-                raise ExportError("The zip unpacks to more than 4 GB; it was refused.")
-            for member in members:
+            for member in bundle.infolist():
+                suffix = PurePosixPath(member.filename).suffix.lower()
+                if member.is_dir() or suffix not in EXPORT_SUFFIXES | picture_suffixes:
+                    continue
                 path = (target / member.filename).resolve()
                 if not path.is_relative_to(target):
                     raise ExportError(f"The zip holds a file outside its folder: {member.filename}")
+                is_text = suffix in EXPORT_SUFFIXES
+                cap = MAX_EXPORT_BYTES if is_text else max_picture_bytes()
+                cap = min(cap, MAX_UNPACKED_BYTES - unpacked)
                 path.parent.mkdir(parents=True, exist_ok=True)
-                with bundle.open(member) as source, path.open("wb") as out:
-                    out.write(source.read(MAX_UNPACKED_BYTES))
-    except zipfile.BadZipFile as error:
+                with bundle.open(member) as source:
+                    size = copy_at_most(source, path, cap)
+                unpacked += size
+                if unpacked > MAX_UNPACKED_BYTES:
+                    raise ExportError(
+                        f"The zip unpacks to more than {readable_size(MAX_UNPACKED_BYTES)}; "
+                        "it was refused."
+                    )
+                if size > cap and is_text:
+                    raise ExportError(
+                        f"{member.filename} in the zip is larger than "
+                        f"{readable_size(MAX_EXPORT_BYTES)}, the largest export accepted; "
+                        "the zip was refused."
+                    )
+                if size > cap:
+                    path.unlink()
+                    left_out[path] = (
+                        f"{member.filename} is larger than {readable_size(cap)}; pictures may "
+                        f"be at most {readable_size(max_picture_bytes())}"
+                    )
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as error:
+        # A damaged member, an unknown compression, a password-protected zip.
         raise ExportError(f"The zip cannot be read: {error}.") from error
-    return target
+    return Unpacked(target, left_out)
+
+
+def copy_at_most(source, path, cap):
+    """Copies `source` into `path` until it ends or passes `cap`; the bytes read (cap + 1 at
+    most, so a caller sees it passed)."""
+    read = 0
+    with path.open("wb") as out:
+        while read <= cap:
+            chunk = source.read(min(CHUNK_BYTES, cap + 1 - read))
+            if not chunk:
+                break
+            read += len(chunk)
+            if read <= cap:
+                out.write(chunk)
+    return read
 
 
 class MediaFolder:
     """Finds a picture by the end of its old address: .../wp-content/uploads/2020/01/a.jpg is
     found as wp-content/uploads/2020/01/a.jpg, uploads/2020/01/a.jpg, … or a.jpg."""
 
-    def __init__(self, root):
+    def __init__(self, root, left_out=None):
         self.root = Path(root).resolve() if root else None
+        # Pictures a zip held but that were not unpacked (too large): found, then reported.
+        self.left_out = left_out or {}
         self.by_name = {}
         if self.root is not None:
-            for path in self.root.rglob("*"):
-                if path.is_file():
+            for path in [*self.root.rglob("*"), *self.left_out]:
+                if path in self.left_out or path.is_file():
                     self.by_name.setdefault(path.name.lower(), []).append(path)
 
     def find(self, ref, base_dir=None):
@@ -84,8 +149,8 @@ def checked_image_file(path):
     size = path.stat().st_size
     if size > max_picture_bytes():
         raise PictureProblem(
-            f"{path.name} is {size // (1024 * 1024)} MB; pictures may be at most "
-            f"{max_picture_bytes() // (1024 * 1024)} MB"
+            f"{path.name} is {readable_size(size)}; pictures may be at most "
+            f"{readable_size(max_picture_bytes())}"
         )
     extension = path.suffix.lower().lstrip(".")
     if extension not in get_allowed_image_extensions():
@@ -117,6 +182,8 @@ class PictureLibrary:
         key = f"picture:{path.relative_to(self.media.root) if self.media.root in path.parents else path}"
         if key in self.known:
             return self.known[key], None
+        if path in self.media.left_out:
+            return None, self.media.left_out[path]
         try:
             image_file = checked_image_file(path)
         except PictureProblem as problem:

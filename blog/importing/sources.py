@@ -1,7 +1,17 @@
-"""Opening what an operator or a Publisher hands over: an export file, a folder or a zip."""
+"""Opening what an operator or a Publisher hands over: an export file, a folder or a zip.
 
+Uploads and unpacked zips wait in one folder of the server's temporary folder, never in the
+media storage (which may be public: an export holds drafts and private posts). Each is removed
+when its import or dry run ends; what a stopped server or an abandoned dry run left there is
+swept after a day (sweep_abandoned).
+"""
+
+import logging
+import shutil
 import tempfile
+import time
 from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
 
 from .ghost import parse_ghost
@@ -11,11 +21,55 @@ from .safety import ExportError, check_size
 from .wxr import parse_wxr
 
 FORMATS = ["wxr", "ghost", "markdown"]
+# An upload waits this long for its Publisher to confirm the dry run, then it is swept.
+ABANDONED_AFTER = timedelta(days=1)
+
+logger = logging.getLogger(__name__)
+
+
+def import_folder():
+    folder = Path(tempfile.gettempdir()) / "cedana-imports"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return folder
+
+
+def sweep_abandoned(now=None):
+    """Removes uploads and unpacked zips untouched for ABANDONED_AFTER; how many."""
+    oldest = (now or time.time()) - ABANDONED_AFTER.total_seconds()
+    removed = 0
+    for path in import_folder().iterdir():
+        try:
+            if path.lstat().st_mtime >= oldest:
+                continue
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            else:
+                path.unlink()
+        except FileNotFoundError:  # another process swept it first
+            continue
+        except OSError:
+            logger.exception("Could not remove the abandoned import file %s", path)
+            continue
+        removed += 1
+    return removed
+
+
+def sweep_after_pass(**kwargs):
+    """The scheduler's pass (run_scheduler) sweeps too, so an abandoned upload goes after a
+    day even if nobody uploads again."""
+    removed = sweep_abandoned()
+    return f"Removed {removed} abandoned import upload(s)." if removed else None
+
+
+SITE_MARKERS = ("_config.yml", "_config.yaml", "_config.toml", "hugo.toml", "hugo.yaml", "_posts")
 
 
 def guess_format(path):
     path = Path(path)
     if path.is_dir():
+        # A Jekyll or Hugo site may hold one .xml or .json of its own (a feed, a data file).
+        if any(next(path.rglob(marker), None) for marker in SITE_MARKERS):
+            return "markdown"
         exports = [p for p in path.rglob("*") if p.suffix.lower() in {".xml", ".json"}]
         if len(exports) == 1:
             return guess_format(exports[0])
@@ -43,10 +97,16 @@ def opened(source, export_format=None, media=None):
     source = Path(source)
     if not source.exists():
         raise ExportError(f"{source} does not exist.")
-    with tempfile.TemporaryDirectory(prefix="import-") as scratch:
+    left_out = {}
+    with tempfile.TemporaryDirectory(prefix="unpacked-", dir=import_folder()) as scratch:
         if source.suffix.lower() == ".zip":
             check_size(source.stat().st_size, "The zip")
-            source = unpack(source, scratch)
+            unpacked = unpack(source, scratch)
+            source, left_out = unpacked.folder, unpacked.left_out
+            inside = list(source.iterdir())
+            if len(inside) == 1 and inside[0].is_dir():
+                # A zip of a site's folder: the folder's name names the site across runs.
+                source = inside[0]
         export_format = export_format or guess_format(source)
         folder = source if source.is_dir() else source.parent
         if export_format == "markdown":
@@ -59,4 +119,4 @@ def opened(source, export_format=None, media=None):
             parse = parse_wxr if export_format == "wxr" else parse_ghost
             export = parse(path.read_bytes())
             media_root = media or (source if source.is_dir() else None)
-        yield export, MediaFolder(media_root)
+        yield export, MediaFolder(media_root, left_out if media_root == source else None)

@@ -10,6 +10,6 @@ def let_editors_add_topics(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("blog", "0015_hero_picture_optional")]
+    dependencies = [("blog", "0016_blog_default_author_and_missing_pictures")]
 
     operations = [migrations.RunPython(let_editors_add_topics, migrations.RunPython.noop)]
