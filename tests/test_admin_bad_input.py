@@ -21,7 +21,8 @@ from blog.editorial.roles import EDITORS, PUBLISHERS
 from tests.blog.scheduling import make_user
 from tests.factories import draft_post, make_image, publish_post
 
-pytestmark = pytest.mark.django_db
+# Every admin address as four roles: PostgreSQL's pass runs it (slow).
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 NUL = "\x00"
 HUGE = "99999999999999999999"

@@ -21,6 +21,9 @@ from tests.blog.scheduling import make_user
 
 from .conftest import FIXTURES
 
+# Whole real exports, imported again by each test: PostgreSQL's pass runs them (slow).
+pytestmark = pytest.mark.slow
+
 REAL = FIXTURES / "real"
 EXPORTS = {
     "ghost-4.1": REAL / "ghost-4.1" / "export.json",

@@ -14,6 +14,9 @@ from blog.models import BlogPage, Topic
 
 from .conftest import FIXTURES
 
+# Whole real exports, imported again by each test: PostgreSQL's pass runs them (slow).
+pytestmark = pytest.mark.slow
+
 REAL_WXR = FIXTURES / "real" / "themeunittestdata.wordpress.xml"
 # Words only the draft, the scheduled post and the password-protected post hold.
 NOT_PUBLIC = [
