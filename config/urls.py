@@ -12,8 +12,7 @@ from wagtail.images import get_image_model
 from wagtail.images.views import images as image_views
 from wagtail.images.views import multiple as multiple_image_views
 
-from blog.editorial.admin_views import ChosenPagesView
-from blog.editorial.page_privacy import choose_page_under, page_bulk_action
+from blog.editorial.page_privacy import ChosenPagesView, choose_page_under, page_bulk_action
 from blog.views import shared_draft
 from home import health, security
 from home.live_media import guarded_bulk_delete, guarded_delete
@@ -23,7 +22,8 @@ urlpatterns = [
     path("readyz", health.readyz, name="readyz"),
     # Shadows Wagtail's own reset view (same address) with a rate-limited one.
     path("admin/password_reset/", security.password_reset, name="password_reset"),
-    # Shadows Wagtail's view (same address), which answered 500 when sent the tree's root.
+    # Shadows Wagtail's view (same address), which answered 500 when sent the tree's root and
+    # named any page sent to it.
     path(
         "admin/choose-page/chosen-multiple/",
         never_cache(require_admin_access(ChosenPagesView.as_view())),

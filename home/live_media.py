@@ -8,23 +8,26 @@ links in a body); its edit forms get the signed-in user, and its delete views ar
 the same addresses (config/urls.py)."""
 
 from django.contrib import messages
+from django.contrib.contenttypes.models import ContentType
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from wagtail.admin.views.bulk_action import index as wagtail_bulk_action
-from wagtail.models import Page
+from wagtail.models import Page, ReferenceIndex
 
 
 def live_pages_needing_a_publisher(user, item):
     """The live pages using `item` that `user` may not publish (empty when nothing blocks)."""
     if user is None or user.is_superuser or item.pk is None:
         return []
-    return [
-        used_by
-        for used_by, _references in item.get_usage()
-        if isinstance(used_by, Page)
-        and used_by.live
-        and not used_by.permissions_for_user(user).can_publish()
-    ]
+    # The index keeps object ids as text: the pages among the item's users, then the live ones,
+    # in one query each (not one per user, as iterating item.get_usage() would).
+    page_ids = (
+        ReferenceIndex.get_references_to(item)
+        .filter(base_content_type=ContentType.objects.get_for_model(Page))
+        .values_list("object_id", flat=True)
+    )
+    pages = Page.objects.live().filter(pk__in=[int(pk) for pk in page_ids])
+    return [page for page in pages if not page.permissions_for_user(user).can_publish()]
 
 
 def refusal(item, pages, doing):

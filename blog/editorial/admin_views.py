@@ -13,9 +13,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from django.views.generic import TemplateView
-from wagtail.admin.views import chooser
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
-from wagtail.models import Page
 from wagtail.permission_policies.pages import PagePermissionPolicy
 
 from ..models import BlogPage
@@ -255,19 +253,6 @@ class FeaturePostView(WagtailAdminTemplateMixin, TemplateView):
         featured = request.POST.get("featured") == "yes"
         messages.success(request, set_featured(self.blog_post, request.user, featured))
         return redirect(self.next_url())
-
-
-class ChosenPagesView(chooser.ChosenMultipleView):
-    """Wagtail's answer to pages ticked in the page chooser, without the tree's root: it has no
-    parent, and Wagtail's view answered 500 when a hand-edited address sent its id. Nobody can
-    choose the root in the chooser."""
-
-    def get(self, request):
-        sent = request.GET.getlist("id")
-        pages = Page.objects.filter(pk__in=sent, depth__gt=1).values_list("pk", flat=True)
-        request.GET = request.GET.copy()
-        request.GET.setlist("id", [str(pk) for pk in pages])
-        return super().get(request)
 
 
 @require_POST

@@ -42,7 +42,6 @@ RESULT_WORDS = {
 
 
 logger = logging.getLogger(__name__)
-upload_folder = import_folder
 
 
 def blog_the_user_publishes(user):
@@ -134,7 +133,7 @@ class ImportPostsView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
         self.forget_upload(request)
         sweep_abandoned()
         upload = form.cleaned_data["export"]
-        path = upload_folder() / f"{secrets.token_urlsafe(24)}{Path(upload.name).suffix.lower()}"
+        path = import_folder() / f"{secrets.token_urlsafe(24)}{Path(upload.name).suffix.lower()}"
         with path.open("wb") as out:
             for chunk in upload.chunks():
                 out.write(chunk)
@@ -147,7 +146,7 @@ class ImportPostsView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
 
     def confirm(self, request):
         waiting = request.session.pop(SESSION_KEY, None)
-        path = upload_folder() / Path(waiting["file"]).name if waiting else None
+        path = import_folder() / Path(waiting["file"]).name if waiting else None
         if path is None or not path.is_file():
             messages.error(request, "That upload is gone; upload the export again.")
             return redirect("blog_import_posts")
@@ -180,7 +179,7 @@ class ImportPostsView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
     def forget_upload(self, request):
         waiting = request.session.pop(SESSION_KEY, None)
         if waiting:
-            (upload_folder() / Path(waiting["file"]).name).unlink(missing_ok=True)
+            (import_folder() / Path(waiting["file"]).name).unlink(missing_ok=True)
 
 
 class ImportRunView(OneRun, WagtailAdminTemplateMixin, TemplateView):

@@ -31,6 +31,7 @@ def page_addresses(blog, draft):
         f"/admin/choose-page/{blog.pk}/",
         "/admin/choose-page/",
         f"/admin/choose-page/search/?q={DRAFT_TITLE.split()[1]}",
+        f"/admin/choose-page/chosen-multiple/?id={draft.pk}",
         f"/admin/bulk/wagtailcore/page/delete/?id={draft.pk}",
         f"/admin/bulk/wagtailcore/page/publish/?id={draft.pk}&id={blog.pk}",
         f"/admin/bulk/wagtailcore/page/delete/?childOf={blog.pk}&id=all",

@@ -10,8 +10,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from blog.editorial.roles import EDITORS, PUBLISHERS
-from blog.importing.admin_views import upload_folder
 from blog.importing.models import ImportRun
+from blog.importing.sources import import_folder
 from blog.models import BlogPage
 from tests.blog.scheduling import make_user
 
@@ -37,7 +37,7 @@ def publisher_client(client, blog):
 
 def test_a_publisher_sees_the_dry_run_then_imports(publisher_client):
     # Other test processes keep their own uploads in the same folder.
-    uploads_before = set(upload_folder().glob("*.xml"))
+    uploads_before = set(import_folder().glob("*.xml"))
     checked = publisher_client.post(URL, {"export": upload()})
     assert checked.status_code == 200
     text = page_text(checked)
@@ -58,7 +58,7 @@ def test_a_publisher_sees_the_dry_run_then_imports(publisher_client):
     assert "Readers see the published ones now" not in page_text(done)
     assert BlogPage.objects.filter(slug="draft-thoughts").exists()
     # The upload is gone once imported; confirming again asks for it again.
-    assert set(upload_folder().glob("*.xml")) <= uploads_before
+    assert set(import_folder().glob("*.xml")) <= uploads_before
     again = publisher_client.post(URL, {"confirm": "1"}, follow=True)
     assert "That upload is gone" in page_text(again)
 
