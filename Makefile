@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 # its exit code 5 means PYTEST_ARGS deselected every one of them (the SQLite pass).
 TEST_WORKERS ?= 2
 
-.PHONY: help install run serve test lint format messages lock bench clean bench-search audit serve-prod scheduler scale-proof lighthouse faults load
+.PHONY: help install run serve test test-sqlite lint format messages lock bench clean bench-search audit serve-prod scheduler scale-proof lighthouse faults load
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -41,6 +41,20 @@ test: install ## run lint, Django checks, migrations check and every test with c
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) manage.py makemigrations --check --dry-run
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest -n $(TEST_WORKERS) --ignore=tests/scale --ignore=tests/ops --cov --cov-report= --durations=30 $(PYTEST_ARGS)
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest -n0 tests/scale tests/ops --cov --cov-append --cov-report=term $(PYTEST_ARGS) || [ $$? -eq 5 ]
+
+# The demo's embedded database (SQLite): the tests where the database makes a difference (search
+# has its own SQLite backend, the scheduler's locking, the demo, what readers may see, the caches,
+# listings and query budgets, the importer's transactions, settings). PostgreSQL's pass runs these
+# and every other test.
+SQLITE_TESTS ?= tests/search tests/test_no_leak.py tests/blog/test_demo_site.py \
+	tests/blog/test_scheduler.py tests/blog/test_cache.py tests/blog/test_listing.py \
+	tests/blog/test_query_budget.py tests/blog/importing/test_import_rules.py \
+	tests/blog/importing/test_wordpress.py tests/test_library_adapters.py tests/config
+SQLITE_URL ?= sqlite:///$(CURDIR)/var/ci-sqlite.sqlite3
+test-sqlite: install ## Django checks, migrations check and the database-sensitive tests on SQLite
+	DATABASE_URL=$(SQLITE_URL) $(PY) manage.py check
+	DATABASE_URL=$(SQLITE_URL) $(PY) manage.py makemigrations --check --dry-run
+	DATABASE_URL=$(SQLITE_URL) $(VENV)/bin/pytest -n $(TEST_WORKERS) -m "not browser and not scale and not faults and not slow" $(SQLITE_TESTS)
 
 audit: install ## check the locked dependencies for known vulnerabilities (pip-audit)
 	VENV=$(VENV) bash .ci/audit.sh

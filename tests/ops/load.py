@@ -50,9 +50,13 @@ def addresses(base, seeded):
     home = requests.get(base, timeout=10)
     home.raise_for_status()
     statics = sorted(set(STATIC_LINK.findall(home.text))) or ["/static/css/site.css"]
+    # The listing's second page only when the listing links one: past the last page is a 404.
+    listing = requests.get(urljoin(base, seeded["blog_url"]), timeout=10)
+    listing.raise_for_status()
+    older = [seeded["blog_url"] + "?page=2"] if 'rel="next"' in listing.text else []
     return {
         "post": seeded["post_urls"],
-        "index": ["/", seeded["blog_url"], seeded["blog_url"] + "?page=2"],
+        "index": ["/", seeded["blog_url"], *older],
         "search": [f"/search/?q={q}" for q in SEARCHES],
         "static": statics,
     }
