@@ -14,6 +14,7 @@ from django.db import connection
 from django.utils import timezone
 
 from blog.editorial.roles import EDITORS, PUBLISHERS
+from blog.importing.importer import Importer
 from blog.importing.models import ImportRun, ImportUpload
 from blog.importing.sources import import_folder
 from blog.models import BlogPage
@@ -96,6 +97,24 @@ def test_the_run_page_follows_the_import_then_shows_what_it_did(publisher_client
     text = page_text(publisher_client.get(f"{URL}{run.pk}/"))
     assert "What the import did" in text
     assert "Created 7" in text
+
+
+def test_an_import_that_stops_says_what_stopped_it_and_how_to_finish(publisher_client, monkeypatch):
+    publisher_client.post(URL, {"export": upload()})
+
+    def out_of_disk(importer, export):
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(Importer, "run", out_of_disk)
+    text = page_text(publisher_client.post(URL, {"confirm": "1"}, follow=True))
+    assert "The import stopped: No space left on device." in text
+    assert "importing the export again finishes the job" in text
+    assert publisher_client.get(URL + f"{ImportRun.objects.get().pk}/progress/").json() == {
+        "status": "failed",
+        "done": 0,
+        "total": 7,
+    }
+    assert not ImportUpload.objects.exists()
 
 
 def test_a_running_import_shows_how_far_it_got(publisher_client, blog):
