@@ -46,9 +46,8 @@ def queue_import(blog, user, name, path):
 def import_upload(run_id):
     run = ImportRun.objects.select_related("user", "upload").get(pk=run_id)
     blog = BlogIndexPage.objects.get(pk=run.blog_id)
-    path = import_folder() / f"{secrets.token_urlsafe(24)}{run.upload.suffix}"
-    path.write_bytes(run.upload.data)
     ImportRun.objects.filter(pk=run_id).update(status=ImportRun.RUNNING, updated_at=timezone.now())
+    path = import_folder() / f"{secrets.token_urlsafe(24)}{run.upload.suffix}"
     last_saved = 0.0
 
     def progress(done, total, outcome):
@@ -60,6 +59,7 @@ def import_upload(run_id):
             last_saved = time.monotonic()
 
     try:
+        path.write_bytes(run.upload.data)
         with opened(path) as (export, media):
             ImportRun.objects.filter(pk=run_id).update(total=len(export.posts))
             report = Importer(blog, media, user=run.user, progress=progress).run(export)
