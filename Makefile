@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 # its exit code 5 means PYTEST_ARGS deselected every one of them (the SQLite pass).
 TEST_WORKERS ?= 2
 
-.PHONY: help install run serve test test-sqlite lint format messages lock bench clean bench-search audit serve-prod scheduler scale-proof lighthouse faults load
+.PHONY: help install run serve test test-sqlite lint format messages lock bench clean bench-search audit serve-prod scheduler worker scale-proof lighthouse faults load
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -25,11 +25,11 @@ $(VENV)/.installed: requirements.lock pyproject.toml
 	$(VENV)/bin/pip install --quiet -r requirements.lock
 	touch $@
 
-run: install ## install, migrate, load the demo content and serve http://127.0.0.1:8000 with the scheduler
+run: install ## install, migrate, load the demo content and serve http://127.0.0.1:8000 with the scheduler and the task worker
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo --address 127.0.0.1:8000 --prepare-pictures
 	@echo "Site: http://127.0.0.1:8000/blog/  Admin: http://127.0.0.1:8000/admin/ (admin / admin)"
-	trap 'kill 0' EXIT; $(PY) manage.py run_scheduler & $(PY) manage.py runserver 127.0.0.1:8000
+	trap 'kill 0' EXIT; $(PY) manage.py run_scheduler & $(PY) manage.py db_worker --backend background & $(PY) manage.py runserver 127.0.0.1:8000
 
 test: install ## run lint, Django checks, migrations check and every test with coverage
 	bash .ci/services.sh
@@ -64,6 +64,9 @@ serve-prod: install ## one production app server: gunicorn with config/gunicorn.
 
 scheduler: install ## the scheduler process (run one or more, next to the app servers)
 	DJANGO_SETTINGS_MODULE=config.settings.production $(PY) manage.py run_scheduler
+
+worker: install ## the task worker: runs the imports confirmed in the admin (one or more, next to the app servers)
+	DJANGO_SETTINGS_MODULE=config.settings.production $(PY) manage.py db_worker --backend background
 
 scale-proof: install ## two app servers + two schedulers on loopback with S3 and Redis: checks and a wrk table
 	bash .ci/services.sh

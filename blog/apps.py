@@ -7,8 +7,8 @@ class BlogConfig(AppConfig):
 
     def ready(self):
         # The handlers of what retires cached pages, the page cache's serve hook, the editorial
-        # roles' and imported redirects' handlers register on import.
-        from . import signals  # noqa: F401
+        # roles', the posts' search indexing and imported redirects' handlers register on import.
+        from . import indexing, signals  # noqa: F401
         from .caching import invalidation, pages  # noqa: F401
         from .editorial.scheduling import pass_finished
         from .importing import redirects  # noqa: F401

@@ -1,11 +1,50 @@
-"""Indexing many posts at once for search, as `update_index` would: the demo's bulk writer and
-the importer write rows without the per-save signal, then hand the new posts here."""
+"""Keeping posts in the search index.
 
+A post is indexed as it is saved, by modelsearch's own handlers, except in a thread that paused
+them: the importer writes each post three times (created, revision, publish) and indexes what
+it wrote in one batch at the end, as `update_index` would. The pause holds for that thread only,
+like Wagtail's own disable_reference_index_auto_update: an editor saving a post in another
+thread or process meanwhile is indexed at once (issue 32). BlogPage opts out of modelsearch's
+automatic registration (`search_auto_update = False`) so that the handlers below are its only
+ones.
+"""
+
+import threading
+from contextlib import contextmanager
+
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
 from modelsearch.backends import get_search_backend
+from modelsearch.signal_handlers import post_delete_signal_handler, post_save_signal_handler
 
 from .models import BlogPage
 
 BATCH = 1000
+
+_paused = threading.local()
+
+
+@contextmanager
+def indexing_paused():
+    """Saves of posts in this thread leave the index alone until the block ends; the caller
+    indexes what it wrote with index_posts()."""
+    was_paused = getattr(_paused, "value", False)
+    _paused.value = True
+    try:
+        yield
+    finally:
+        _paused.value = was_paused
+
+
+@receiver(post_save, sender=BlogPage, dispatch_uid="blog_index_saved_post")
+def index_saved_post(sender, instance, **kwargs):
+    if not getattr(_paused, "value", False):
+        post_save_signal_handler(instance, **kwargs)
+
+
+@receiver(post_delete, sender=BlogPage, dispatch_uid="blog_unindex_deleted_post")
+def unindex_deleted_post(sender, instance, **kwargs):
+    post_delete_signal_handler(instance, **kwargs)
 
 
 def index_posts(ids):

@@ -510,6 +510,8 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         # readable() filters on it, and search runs over readable().
         index.FilterField("expire_at"),
     ]
+    # Indexed on save by blog/indexing.py's handlers, which an import pauses in its own thread.
+    search_auto_update = False
 
     content_panels = [
         TitleFieldPanel(

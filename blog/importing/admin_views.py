@@ -1,10 +1,11 @@
 """The admin's import screen, for Publishers: upload an export, read what it would do, confirm,
-then follow the import on its own page while it runs in the background (background.py).
+then follow the import on its own page while the worker process runs it (tasks.py).
 
-The upload waits in the server's temporary folder (never in the media storage, which may be
-public: an export holds drafts and private posts) under a random name that only the uploader's
-session knows, until it is imported or replaced, or for a day if the Publisher never confirms
-the dry run (sources.sweep_abandoned, at each upload and each scheduler pass).
+For its dry run the upload waits in the server's temporary folder (never in the media storage,
+which may be public: an export holds drafts and private posts) under a random name that only
+the uploader's session knows, until it is confirmed or replaced, or for a day if the Publisher
+never confirms the dry run (sources.sweep_abandoned, at each upload and each scheduler pass).
+Confirmed, it moves into the database with its run.
 """
 
 import logging
@@ -23,11 +24,11 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 
 from blog.models import BlogIndexPage
 
-from .background import has_stopped, running_imports, start_import
 from .importer import CREATED, FAILED, SKIPPED, UNCHANGED, UPDATED, Importer, Report
 from .models import ImportRun
 from .safety import ExportError
 from .sources import import_folder, opened, sweep_abandoned
+from .tasks import has_stopped, is_waiting_long, queue_import, running_imports
 
 SESSION_KEY = "blog_import_upload"
 UPLOAD_SUFFIXES = {".xml", ".json", ".zip"}
@@ -150,12 +151,7 @@ class ImportPostsView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
         if path is None or not path.is_file():
             messages.error(request, "That upload is gone; upload the export again.")
             return redirect("blog_import_posts")
-        path.touch()  # confirmed: no sweep takes it while the import runs
-        # The run removes the upload when it ends.
-        run = ImportRun.objects.create(
-            blog=self.blog, user=request.user, export_name=waiting["name"][:255]
-        )
-        start_import(run, path, self.blog)
+        run = queue_import(self.blog, request.user, waiting["name"], path)
         return redirect("blog_import_run", run.pk)
 
     def run(self, path, dry_run):
@@ -203,6 +199,7 @@ class ImportRunView(OneRun, WagtailAdminTemplateMixin, TemplateView):
         context.update(
             run=run,
             stopped=has_stopped(run),
+            waiting_long=is_waiting_long(run),
             report=report,
             worded=worded(report),
             blog=self.blog,

@@ -14,24 +14,21 @@ instead. Search indexes the posts in one batch at the end.
 import re
 import time
 from collections import Counter
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from urllib.parse import urlparse
 
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
-from django.db.models.signals import post_save
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.text import slugify
 from modelcluster.models import get_all_child_relations
-from modelsearch.signal_handlers import post_save_signal_handler
 from wagtail.contrib.redirects.models import Redirect
 from wagtail.models import Page, PageViewRestriction, ReferenceIndex, Revision
 from wagtail.signal_handlers import disable_reference_index_auto_update
 
 from blog.editorial.featuring import set_featured
-from blog.indexing import index_posts
+from blog.indexing import index_posts, indexing_paused
 from blog.models import (
     RESERVED_POST_SLUGS,
     SUMMARY_MAX_LENGTH,
@@ -160,18 +157,6 @@ class Report:
         return lines
 
 
-@contextmanager
-def search_indexing_deferred():
-    """Posts are indexed in one batch at the end, not one by one as each is saved: the index
-    write per save is most of a save's cost. Only modelsearch's own handler is paused."""
-    connected = post_save.disconnect(post_save_signal_handler, sender=BlogPage)
-    try:
-        yield
-    finally:
-        if connected:
-            post_save.connect(post_save_signal_handler, sender=BlogPage)
-
-
 class Importer:
     def __init__(self, blog, media, *, dry_run=False, user=None, progress=None):
         self.blog = blog
@@ -199,8 +184,10 @@ class Importer:
         posts = sorted(export.posts, key=lambda r: (r.published_at is None, r.published_at or 0))
         written = []
         # Wagtail would update its reference index (what uses which image, snippet or page) on
-        # every row a post writes, a third of the import's time: once per post at the end.
-        with search_indexing_deferred(), disable_reference_index_auto_update():
+        # every row a post writes, a third of the import's time, and the search index on each
+        # of a post's three saves, nearly as many queries again: both once per post at the
+        # end. Each pause holds in this thread only (blog/indexing.py).
+        with indexing_paused(), disable_reference_index_auto_update():
             for done, record in enumerate(posts, start=1):
                 outcome = self.import_one(record, report)
                 report.outcomes.append(outcome)

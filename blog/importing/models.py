@@ -50,17 +50,18 @@ class ImportedItem(models.Model):
 
 
 class ImportRun(models.Model):
-    """An import a Publisher confirmed in the admin, which runs after the request that started
-    it (blog/importing/background.py); its page follows `done` of `total` until it ends."""
+    """An import a Publisher confirmed in the admin, which the worker process runs after the
+    request that queued it (blog/importing/tasks.py); its page follows `done` of `total` until
+    it ends."""
 
-    RUNNING, DONE, FAILED = "running", "done", "failed"
+    QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 
     blog = models.ForeignKey("wagtailcore.Page", on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     export_name = models.CharField(max_length=255, help_text="The file the Publisher uploaded.")
-    status = models.CharField(max_length=20, default=RUNNING)
+    status = models.CharField(max_length=20, default=QUEUED)
     total = models.PositiveIntegerField(null=True, blank=True)
     done = models.PositiveIntegerField(default=0)
     report = models.JSONField(null=True, blank=True)
@@ -74,3 +75,22 @@ class ImportRun(models.Model):
 
     def __str__(self):
         return f"{self.export_name} ({self.status})"
+
+
+class ImportUpload(models.Model):
+    """The export a Publisher confirmed, kept with its run until the import has read it: in the
+    database, so the worker finds it whichever machine took the upload and whichever runs the
+    import. Never in the media storage, which may be public: an export holds drafts and private
+    posts."""
+
+    run = models.OneToOneField(ImportRun, on_delete=models.CASCADE, related_name="upload")
+    suffix = models.CharField(
+        max_length=10, help_text="How the file's name ended: .xml, .json, .zip."
+    )
+    data = models.BinaryField()
+
+    class Meta:
+        app_label = "blog"
+
+    def __str__(self):
+        return f"Upload for {self.run}"

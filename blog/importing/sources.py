@@ -1,9 +1,10 @@
 """Opening what an operator or a Publisher hands over: an export file, a folder or a zip.
 
 Uploads and unpacked zips wait in one folder of the server's temporary folder, never in the
-media storage (which may be public: an export holds drafts and private posts). Each is removed
-when its import or dry run ends; what a stopped server or an abandoned dry run left there is
-swept after a day (sweep_abandoned).
+media storage (which may be public: an export holds drafts and private posts); a confirmed
+upload waits for its import in the database (ImportUpload). Each is removed when its import or
+dry run ends; what a stopped process or an abandoned dry run left is swept after a day
+(sweep_abandoned, sweep_after_pass).
 """
 
 import logging
@@ -14,8 +15,11 @@ from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
+from django.utils import timezone
+
 from .ghost import parse_ghost
 from .markdown import MARKDOWN_SUFFIXES, parse_markdown_folder
+from .models import ImportRun, ImportUpload
 from .pictures import MediaFolder, unpack
 from .safety import ExportError, check_size
 from .wxr import parse_wxr
@@ -56,8 +60,13 @@ def sweep_abandoned(now=None):
 
 def sweep_after_pass(**kwargs):
     """The scheduler's pass (run_scheduler) sweeps too, so an abandoned upload goes after a
-    day even if nobody uploads again."""
+    day even if nobody uploads again; so does the upload of an import whose worker was killed
+    mid-way (an import that ends removes its own)."""
     removed = sweep_abandoned()
+    removed += ImportUpload.objects.filter(
+        run__status=ImportRun.RUNNING,
+        run__updated_at__lt=timezone.now() - ABANDONED_AFTER,
+    ).delete()[0]
     return f"Removed {removed} abandoned import upload(s)." if removed else None
 
 

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "modelcluster",
     "taggit",
     "django_tasks",
+    "django_tasks_db",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -269,10 +270,13 @@ SESSION_ENGINE = (
     else "django.contrib.sessions.backends.db"
 )
 
-TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
-# An import confirmed in the admin runs in a thread of the app server that took the upload, and
-# its page follows it (blog/importing/background.py); False runs it inside the request.
-IMPORT_IN_BACKGROUND = True
+TASKS = {
+    # Wagtail's own tasks (search index, reference index) run inside the request that saved.
+    "default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"},
+    # Work longer than a request (an import confirmed in the admin): a queue in the database,
+    # which the worker process runs (`manage.py db_worker --backend background`, docs/deploy.md).
+    "background": {"BACKEND": "django_tasks_db.DatabaseBackend"},
+}
 
 # Wagtail
 WAGTAIL_SITE_NAME = os.environ.get("WAGTAIL_SITE_NAME", "cedana blog")

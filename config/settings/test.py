@@ -13,10 +13,13 @@ STORAGES = {
 }
 WAGTAILADMIN_BASE_URL = "http://testserver"
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
-# Inside the request, in the test's transaction (tests/blog/importing/test_admin_import.py runs
-# one in the background).
-IMPORT_IN_BACKGROUND = False
+# Background tasks (an import confirmed in the admin) run inside the request, in the test's
+# transaction; the tests of the real queue use the database backend and run its worker
+# (tests/blog/importing/test_admin_import.py).
+TASKS = {
+    "default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"},
+    "background": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"},
+}
 LOGGING = {**LOGGING, "root": {"handlers": ["console"], "level": "WARNING"}}  # noqa: F405
 # The page cache keys on a generation bumped after commit, which a test transaction never
 # reaches; tests of the cache turn it on themselves (tests/blog/test_cache.py). So does the

@@ -1,5 +1,6 @@
-// The import run's page: "N of M posts imported" follows the import, and the page reloads to
-// show what it did once it ends (blog/importing/admin_views.py, ImportRunProgressView).
+// The import run's page: "N of M posts imported" follows the import, and the page reloads
+// when the run's status changes, to show that it started, then what it did once it ends
+// (blog/importing/admin_views.py, ImportRunProgressView).
 (() => {
   const box = document.querySelector("[data-import-progress]");
   if (!box) return;
@@ -10,13 +11,15 @@
       const response = await fetch(box.dataset.importProgress, { credentials: "same-origin" });
       if (response.ok) {
         const run = await response.json();
-        if (run.status !== "running") {
+        if (run.status !== box.dataset.importStatus) {
           window.location.reload();
           return;
         }
-        bar.max = run.total || 1;
-        bar.value = run.done;
-        text.textContent = `${run.done} of ${run.total ?? "…"} posts imported.`;
+        if (bar) {
+          bar.max = run.total || 1;
+          bar.value = run.done;
+          text.textContent = `${run.done} of ${run.total ?? "…"} posts imported.`;
+        }
       }
     } catch {
       // A missed answer (a restart, the network): the next one tells.

@@ -1,8 +1,8 @@
 """A Publisher moves an old WordPress blog in through the admin (issue #20), in Chromium at
 1400×900: Import posts in the menu, upload the export's zip, read what the import would do (a
-picture the zip lacks is named with its post), confirm, follow "N of M posts imported" while the
-import runs in the background, read what it did; then a reader finds the posts on the blog and
-the old addresses lead to them.
+picture the zip lacks is named with its post), confirm, see it wait on the queue until the task
+worker takes it, follow "N of M posts imported" while the worker runs it, read what it did; then
+a reader finds the posts on the blog and the old addresses lead to them.
 
 Each step leaves a screenshot in test-artifacts/import-screen/ (under $TEST_ARTIFACTS if set).
 """
@@ -12,6 +12,7 @@ import threading
 import zipfile
 
 import pytest
+from django_tasks_db.management.commands.db_worker import Worker
 from playwright.sync_api import expect
 from wagtail.contrib.redirects.models import Redirect
 from wagtail.images import get_image_model
@@ -22,9 +23,9 @@ from blog.models import Author, BlogPage, Topic
 from tests.blog.importing.exports import wordpress_export
 
 from .conftest import ARTIFACTS
-from .editing import committed, numbered_screenshots, sign_in
+from .editing import committed, numbered_screenshots, run_and_close, sign_in
 
-# The tests' SQLite database lives in memory, where the import's thread locks whole tables
+# The tests' SQLite database lives in memory, where the worker's thread locks whole tables
 # against the live server's.
 pytestmark = [pytest.mark.browser, pytest.mark.django_db, pytest.mark.postgres]
 expect.set_options(timeout=30_000)  # the machine is shared; an import of a dozen posts is slow
@@ -71,11 +72,38 @@ def import_held(monkeypatch):
 
     monkeypatch.setattr(Importer, "import_one", import_one)
     yield go_on
-    # Whatever happened, the import ends before what it made is removed.
     go_on.set()
-    for thread in threading.enumerate():
-        if thread.name.startswith("import-"):
-            thread.join(timeout=120)
+
+
+@pytest.fixture
+def task_worker(settings):
+    """The real queue: a confirmed import waits in the database until the test starts the
+    worker's loop (django-tasks-db's, as `manage.py db_worker --batch` runs it) in a thread of
+    its own, which ends once the queue is empty."""
+    settings.TASKS = {
+        **settings.TASKS,
+        "background": {"BACKEND": "django_tasks_db.DatabaseBackend"},
+    }
+    threads = []
+
+    def start():
+        worker = Worker(
+            queue_names=["default"],
+            interval=0,
+            batch=True,
+            backend_name="background",
+            startup_delay=False,
+            max_tasks=None,
+            worker_id="browser-test",
+        )
+        thread = threading.Thread(target=run_and_close, args=(worker.run,))
+        thread.start()
+        threads.append(thread)
+
+    yield start
+    # Whatever happened, the import ends before what it made is removed.
+    for thread in threads:
+        thread.join(timeout=120)
 
 
 def what_exists():
@@ -103,9 +131,8 @@ def leaves_the_demo_as_it_was(staff):
 
 
 def test_a_publisher_imports_a_wordpress_blog(
-    staff, leaves_the_demo_as_it_was, import_held, export_zip, contexts, shoot, settings
+    staff, leaves_the_demo_as_it_was, task_worker, import_held, export_zip, contexts, shoot
 ):
-    settings.IMPORT_IN_BACKGROUND = True
     server = staff["server"]
 
     # 1. The Publisher finds the screen in the menu and uploads the zip.
@@ -136,12 +163,16 @@ def test_a_publisher_imports_a_wordpress_blog(
     shoot(publisher, "dry-run-report", full_page=True)
     assert committed(BlogPage.objects.filter(title__startswith="Migrated post").count) == 0
 
-    # 3. Confirmed, the import runs on its own page, which follows it.
+    # 3. Confirmed, the import waits on the queue on its own page, which follows it; once the
+    # task worker takes it, the page shows how far it got.
     publisher.get_by_role("button", name="Import these posts").click()
     publisher.wait_for_url(re.compile(r"/admin/blog/import/\d+/$"))
     expect(publisher.get_by_role("heading", name="Importing “old-blog.zip”")).to_be_visible()
     # Its own line, not Wagtail's messages (also a status).
     progress = publisher.locator("p[role=status]")
+    expect(progress).to_have_text(re.compile(r"^Waiting to start"))
+    shoot(publisher, "import-queued")
+    task_worker()
     expect(progress).to_have_text(re.compile(rf"^[1-{HELD_AFTER}] of {POSTS} posts imported\.$"))
     shoot(publisher, "import-running")
     import_held.set()

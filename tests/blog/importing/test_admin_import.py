@@ -1,16 +1,21 @@
 """A Publisher imports an export from the admin: upload, read the dry run, confirm, follow the
 import while it runs."""
 
-import time
+import os
+import subprocess
+import sys
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.utils import timezone
 
 from blog.editorial.roles import EDITORS, PUBLISHERS
-from blog.importing.models import ImportRun
+from blog.importing.importer import Importer
+from blog.importing.models import ImportRun, ImportUpload
 from blog.importing.sources import import_folder
 from blog.models import BlogPage
 from tests.blog.scheduling import make_user
@@ -94,8 +99,28 @@ def test_the_run_page_follows_the_import_then_shows_what_it_did(publisher_client
     assert "Created 7" in text
 
 
+def test_an_import_that_stops_says_what_stopped_it_and_how_to_finish(publisher_client, monkeypatch):
+    publisher_client.post(URL, {"export": upload()})
+
+    def out_of_disk(importer, export):
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(Importer, "run", out_of_disk)
+    text = page_text(publisher_client.post(URL, {"confirm": "1"}, follow=True))
+    assert "The import stopped: No space left on device." in text
+    assert "importing the export again finishes the job" in text
+    assert publisher_client.get(URL + f"{ImportRun.objects.get().pk}/progress/").json() == {
+        "status": "failed",
+        "done": 0,
+        "total": 7,
+    }
+    assert not ImportUpload.objects.exists()
+
+
 def test_a_running_import_shows_how_far_it_got(publisher_client, blog):
-    run = ImportRun.objects.create(blog=blog, export_name="old.xml", done=120, total=300)
+    run = ImportRun.objects.create(
+        blog=blog, export_name="old.xml", status=ImportRun.RUNNING, done=120, total=300
+    )
     page = publisher_client.get(f"{URL}{run.pk}/")
     assert "120 of 300 posts imported." in page_text(page)
     assert f'data-import-progress="{URL}{run.pk}/progress/"' in page.content.decode()
@@ -103,7 +128,9 @@ def test_a_running_import_shows_how_far_it_got(publisher_client, blog):
 
 
 def test_an_import_whose_server_stopped_says_how_to_finish_it(publisher_client, blog):
-    run = ImportRun.objects.create(blog=blog, export_name="old.xml", done=120, total=300)
+    run = ImportRun.objects.create(
+        blog=blog, export_name="old.xml", status=ImportRun.RUNNING, done=120, total=300
+    )
     ImportRun.objects.filter(pk=run.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
     text = page_text(publisher_client.get(f"{URL}{run.pk}/"))
     assert "The import stopped after 120 of 300 posts" in text
@@ -114,8 +141,12 @@ def test_an_import_whose_server_stopped_says_how_to_finish_it(publisher_client, 
 def test_a_publisher_who_left_a_running_import_finds_it_on_the_import_screen(
     publisher_client, blog
 ):
-    running = ImportRun.objects.create(blog=blog, export_name="old.xml", done=120, total=300)
-    stopped = ImportRun.objects.create(blog=blog, export_name="older.xml", done=3, total=9)
+    running = ImportRun.objects.create(
+        blog=blog, export_name="old.xml", status=ImportRun.RUNNING, done=120, total=300
+    )
+    stopped = ImportRun.objects.create(
+        blog=blog, export_name="older.xml", status=ImportRun.RUNNING, done=3, total=9
+    )
     ImportRun.objects.filter(pk=stopped.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
     page = publisher_client.get(URL)
     text = page_text(page)
@@ -147,20 +178,79 @@ def test_only_publishers_follow_an_import(client, blog):
     assert client.get(f"{URL}{run.pk}/progress/").status_code == 302  # to the dashboard
 
 
-# The tests' SQLite database lives in memory, where a second thread's writes lock whole tables.
-# serialized_rollback: the rows the migrations wrote (groups, workflow, site) come back for the
-# tests after it, and the flush leaves Django's content types alone.
+PROJECT_DIR = Path(__file__).resolve().parents[3]
+
+
+def run_the_worker():
+    """`manage.py db_worker` in a process of its own, on this test's database, until the queue
+    is empty (--batch)."""
+    database = connection.settings_dict
+    url = (
+        f"postgres://{database['USER']}:{database['PASSWORD'] or ''}@{database['HOST']}"
+        f":{database['PORT'] or 5432}/{database['NAME']}"
+    )
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DJANGO_SETTINGS_MODULE": "tests.blog.importing.queue_settings",
+    }
+    return subprocess.run(  # noqa: S603 - our own manage.py with fixed arguments
+        [sys.executable, "manage.py", "db_worker", "--backend", "background", "--batch"]
+        + ["--no-startup-delay", "--no-reload"],
+        cwd=PROJECT_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+# The worker is another process, which reads only what the test committed; serialized_rollback:
+# the rows the migrations wrote (groups, workflow, site) come back for the tests after it.
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_the_import_runs_after_the_request_that_confirmed_it(publisher_client, settings):
-    settings.IMPORT_IN_BACKGROUND = True
+def test_a_confirmed_import_waits_on_the_queue_until_the_worker_runs_it(publisher_client, settings):
+    settings.TASKS = {
+        **settings.TASKS,
+        "background": {"BACKEND": "django_tasks_db.DatabaseBackend"},
+    }
     publisher_client.post(URL, {"export": upload()})
-    publisher_client.post(URL, {"confirm": "1"})
+    confirmed = publisher_client.post(URL, {"confirm": "1"}, follow=True)
+    # The request only queued it: no app server holds the import, so none can lose it.
+    assert "Waiting to start" in page_text(confirmed)
     run = ImportRun.objects.get()
-    deadline = time.monotonic() + 60
-    while (progress := publisher_client.get(f"{URL}{run.pk}/progress/").json())[
-        "status"
-    ] == "running" and time.monotonic() < deadline:
-        time.sleep(0.2)
+    assert publisher_client.get(f"{URL}{run.pk}/progress/").json() == {
+        "status": "queued",
+        "done": 0,
+        "total": None,
+    }
+    assert "“wordpress.xml” : waiting to start" in page_text(publisher_client.get(URL))
+    assert not BlogPage.objects.exists()
+
+    worker = run_the_worker()
+    assert worker.returncode == 0, worker.stdout + worker.stderr
+
+    progress = publisher_client.get(f"{URL}{run.pk}/progress/").json()
     assert progress == {"status": "done", "done": 7, "total": 7}
-    assert BlogPage.objects.filter(slug="hello-world").exists()
+    text = page_text(publisher_client.get(f"{URL}{run.pk}/"))
+    assert "What the import did" in text
+    assert "Created 7" in text
+    # Indexed by the worker: readers' search finds an imported post.
+    found = page_text(publisher_client.get("/search/", {"q": "friends"}))
+    assert "1 result for “friends”" in found
+    assert "A short summary of the first post." in found
+    # The upload left the database with its import.
+    assert not ImportUpload.objects.exists()
+
+
+def test_an_import_waiting_long_says_the_worker_may_not_be_running(publisher_client, blog):
+    run = ImportRun.objects.create(blog=blog, export_name="old.xml")
+    page = publisher_client.get(f"{URL}{run.pk}/")
+    assert "Waiting to start" in page_text(page)
+    assert "the task worker may not be running" not in page_text(page)
+    ImportRun.objects.filter(pk=run.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
+    text = page_text(publisher_client.get(f"{URL}{run.pk}/"))
+    assert "the task worker may not be running" in text
+    # Waiting is not stopping: it starts once a worker takes it.
+    assert publisher_client.get(f"{URL}{run.pk}/progress/").json()["status"] == "queued"

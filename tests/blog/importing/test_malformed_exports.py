@@ -1,17 +1,20 @@
 """Malformed exports, hand-edited or hostile: the Publisher reads what is wrong, never a 500,
-and nothing of an upload stays in the server's temporary folder for ever."""
+and nothing of an upload stays in the server's temporary folder or the database for ever."""
 
 import json
 import os
 import time
+from datetime import timedelta
 
 import pytest
 from bs4 import BeautifulSoup
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError
+from django.utils import timezone
 
 from blog.editorial.roles import PUBLISHERS
 from blog.editorial.scheduling import pass_finished
+from blog.importing.models import ImportRun, ImportUpload
 from blog.importing.sources import ABANDONED_AFTER, import_folder, sweep_abandoned
 from blog.models import BlogPage
 from tests.blog.scheduling import make_user
@@ -142,6 +145,24 @@ def test_each_scheduler_pass_sweeps_abandoned_uploads(db):
     answers = [response for _, response in pass_finished.send(sender=None, result=None)]
     assert not stale.exists()
     assert any(answer and "abandoned import upload" in answer for answer in answers)
+
+
+def test_the_upload_of_an_import_whose_worker_was_killed_is_swept_after_a_day(blog):
+    def confirmed(name, status, hours_silent):
+        run = ImportRun.objects.create(blog=blog, export_name=name, status=status)
+        ImportRun.objects.filter(pk=run.pk).update(
+            updated_at=timezone.now() - timedelta(hours=hours_silent)
+        )
+        return ImportUpload.objects.create(run=run, suffix=".xml", data=b"<rss/>")
+
+    killed = confirmed("killed.xml", ImportRun.RUNNING, hours_silent=25)
+    stopped_recently = confirmed("stopped.xml", ImportRun.RUNNING, hours_silent=1)
+    # Waiting for a worker to start it, however long: it runs when one does.
+    queued = confirmed("queued.xml", ImportRun.QUEUED, hours_silent=25)
+    answers = [response for _, response in pass_finished.send(sender=None, result=None)]
+    assert set(ImportUpload.objects.all()) == {stopped_recently, queued}
+    assert not ImportUpload.objects.filter(pk=killed.pk).exists()
+    assert "Removed 1 abandoned import upload(s)." in answers
 
 
 def test_a_dry_run_that_is_never_confirmed_is_swept_and_then_asks_for_the_upload_again(
