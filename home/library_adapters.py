@@ -76,7 +76,8 @@ def give_parent(page, parent):
 # add_child and Django's save would leave them but without a query per page. treebeard has no
 # public way to compute a child's path (MP_Node._get_path, _str2int), and Django's bulk_create
 # refuses a model with a parent table, so each table is written through the manager's _insert,
-# which bulk_create itself uses.
+# which bulk_create itself uses, into the columns the model's own table holds
+# (Options.local_concrete_fields, which Django's _meta API leaves undocumented).
 def child_path(parent, step):
     """The tree path of `parent`'s child number `step` (1 for the first), as add_child gives it."""
     return parent._get_path(parent.path, parent.depth + 1, step)
@@ -89,12 +90,16 @@ def child_step(path, steplen):
     return Page._str2int(path[-steplen:])
 
 
-def insert_rows(model, objs, fields, returning_fields=None):
-    """One INSERT of many rows into `model`'s own table (not its parents'): the primary keys
-    named by `returning_fields`, as one tuple a row, or None."""
-    return model._base_manager._insert(
-        objs, fields=fields, returning_fields=returning_fields, using="default"
+def insert_rows(model, objs, *, new_keys=False):
+    """One INSERT of many rows into every column of `model`'s own table (not its parents').
+    With `new_keys`, the database picks each row's primary key, and they are returned in
+    order; without, the objects carry their keys (a child table's link to its parent row)."""
+    fields = [f for f in model._meta.local_concrete_fields if not (new_keys and f.primary_key)]
+    returning = [model._meta.pk] if new_keys else None
+    rows = model._base_manager._insert(
+        objs, fields=fields, returning_fields=returning, using="default"
     )
+    return [pk for (pk,) in rows] if new_keys else None
 
 
 # modelsearch's SQLite query compiler builds its rank in a private method, and offers no hook to

@@ -76,11 +76,10 @@ def test_treebeard_still_numbers_children_as_the_demo_generator_does(home):
 
 def test_djangos_insert_still_writes_rows_and_returns_their_keys(home):
     sites = [Site(hostname=f"bulk{n}.example", port=80, root_page=home) for n in range(2)]
-    fields = [field for field in Site._meta.local_concrete_fields if not field.primary_key]
-    keys = insert_rows(Site, sites, fields, returning_fields=[Site._meta.pk])
+    keys = insert_rows(Site, sites, new_keys=True)
     stored = Site.objects.filter(hostname__startswith="bulk").order_by("pk")
     assert [(site.pk, site.hostname) for site in stored] == [
-        (pk, f"bulk{n}.example") for n, (pk,) in enumerate(keys)
+        (pk, f"bulk{n}.example") for n, pk in enumerate(keys)
     ], "Manager._insert no longer writes rows and returns their keys (blog/demo/generate.py)"
 
 
