@@ -10,6 +10,7 @@ import math
 import time
 
 from django.core.cache.backends.filebased import FileBasedCache
+from django.db.models.expressions import Col
 from django.http.request import split_domain_port
 
 # Site.find_for_request keeps the site it found as `request._wagtail_site` (its docstring
@@ -70,6 +71,16 @@ PARENT_ON_PAGE = "_cached_parent_obj"
 def give_parent(page, parent):
     """The page get_parent() will return for `page`, without a query."""
     setattr(page, PARENT_ON_PAGE, parent)
+
+
+# Asked for a parent table's key, the ORM answers with the child table's link to it
+# (blog_blogpage.page_ptr_id for the page table's id), and has no public expression naming a
+# column of a given table. SQLite cannot tell the two are equal: ordered by the link column, it
+# sorts every post instead of walking Wagtail's first_published_at index, which holds the page
+# table's id (16 ms a listing at 10,000 posts).
+def table_column(model, field_name):
+    """The column of `model`'s own table, for a query that already joins that table."""
+    return Col(model._meta.db_table, model._meta.get_field(field_name))
 
 
 # The demo generator (blog/demo/generate.py) writes thousands of pages in batches, as treebeard's

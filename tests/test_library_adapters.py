@@ -11,6 +11,7 @@ from django.core.cache.backends.filebased import FileBasedCache
 from django.test import RequestFactory
 from wagtail.models import Page, Site
 
+from blog.models import BlogPage
 from home.library_adapters import (
     PARENT_ON_PAGE,
     FileCache,
@@ -23,6 +24,7 @@ from home.library_adapters import (
     request_hostname,
     settings_for_request,
     site_known,
+    table_column,
 )
 from home.models import SiteSettings
 
@@ -173,3 +175,15 @@ def test_the_file_cache_counts_its_entries_once_a_second_and_still_culls_past_th
         cache.set(f"entry-{number}", number)
     assert len(counts) == 11
     assert len(list(tmp_path.glob("*.djcache"))) <= 4, "past MAX_ENTRIES the cache is culled"
+
+
+def test_a_table_column_orders_by_that_table_and_not_the_childs_link_to_it():
+    ours = BlogPage.objects.values_list("title").order_by(table_column(Page, "id").desc())
+    djangos = BlogPage.objects.values_list("title").order_by("-id")
+    assert str(ours.query).endswith('ORDER BY "wagtailcore_page"."id" DESC'), (
+        "Col no longer names a column of the table given: listings sort every post on SQLite "
+        "(BlogPageQuerySet.newest_first)"
+    )
+    assert str(djangos.query).endswith('ORDER BY "blog_blogpage"."page_ptr_id" DESC'), (
+        "Django orders by the parent table's key now: drop table_column and order by '-id'"
+    )
