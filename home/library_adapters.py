@@ -1,4 +1,4 @@
-"""Every use of a Wagtail, Django or modelsearch internal outside the content model, in one place.
+"""Every use of a Wagtail, Django or modelsearch internal in the apps, in one place.
 
 Each one works around something the library does not offer in public; each has a test in
 tests/test_library_adapters.py that fails, saying what changed, when an upgrade moves it.
@@ -10,8 +10,11 @@ import math
 import time
 
 from django.core.cache.backends.filebased import FileBasedCache
+from django.db.models import CharField, IntegerField
 from django.db.models.expressions import Col
+from django.db.models.functions import Cast
 from django.http.request import split_domain_port
+from modelsearch.utils import get_descendants_content_types_pks
 
 # Site.find_for_request keeps the site it found as `request._wagtail_site` (its docstring
 # says so) and looks it up with one query per request otherwise; Wagtail has no public way to
@@ -113,12 +116,42 @@ def insert_rows(model, objs, *, new_keys=False):
     return [pk for (pk,) in rows] if new_keys else None
 
 
-# modelsearch's SQLite query compiler builds its rank in a private method, and offers no hook to
-# score the matches in one pass (it scores each match with its own subquery,
-# wagtail/django-modelsearch#85). search/ranking.py calls it here.
-def rank_expression(compiler, vectors, config):
-    """modelsearch's relevance for the compiler's query over (vector, boost) pairs."""
-    return compiler._build_rank_expression(vectors, config)
+# modelsearch's SQLite backend ranks each match with a subquery that runs the FTS match again
+# (wagtail/django-modelsearch#85: 25 s for a word in most posts at 10,000 posts), and offers no
+# public way to score the matches in one pass. Built here from its query compiler's parts: the
+# same MATCH and the same bm25 rank, over the FTS table once.
+def sqlite_scored_matches(results):
+    """Every post modelsearch's SQLite `results` match, as rows of post_id and score (higher
+    is better, as PostgreSQL's)."""
+    # Only importable where SQLite is the database: the FTS model exists only there.
+    from modelsearch.backends.database.sqlite.query import MatchExpression, normalize
+    from modelsearch.backends.database.sqlite.sqlite import SQLiteFTSIndexEntry
+
+    compiler = results.query_compiler
+    query = compiler.build_search_query(normalize(compiler.query))
+    # bm25 is lower for better matches.
+    score = compiler._build_rank_expression(compiler.get_search_vectors(), None) * -1
+    candidates = compiler.queryset.order_by().values(text_pk=Cast("pk", CharField()))
+    return (
+        SQLiteFTSIndexEntry.objects.filter(
+            MatchExpression(compiler.FTS_TABLE_FIELDS, query),
+            index_entry__content_type__in=get_descendants_content_types_pks(
+                compiler.queryset.model
+            ),
+            index_entry__object_id__in=candidates,
+        )
+        .annotate(score=score, post_id=Cast("index_entry__object_id", IntegerField()))
+        .values("post_id", "score")
+    )
+
+
+# A search's topic counts, total and page come from one statement that matches the query once
+# (search/views.py): SQL of our own around the matches modelsearch's query selects, as a
+# materialised common table expression, which the ORM cannot write. Django has no public way
+# to hand a queryset's SQL to a cursor; Query.sql_with_params is what its compiler offers.
+def queryset_sql(queryset):
+    """The SQL and parameters a queryset would run, for a cursor."""
+    return queryset.query.sql_with_params()
 
 
 # Django's file cache lists its whole folder before every write, to learn whether it holds

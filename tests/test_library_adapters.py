@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from django.core.cache.backends.filebased import FileBasedCache
+from django.db import connection
 from django.test import RequestFactory
 from wagtail.models import Page, Site
 
@@ -24,9 +25,12 @@ from home.library_adapters import (
     request_hostname,
     settings_for_request,
     site_known,
+    sqlite_scored_matches,
     table_column,
 )
 from home.models import SiteSettings
+from tests.factories import publish_post
+from tests.search.helpers import body
 
 pytestmark = pytest.mark.django_db
 
@@ -145,15 +149,36 @@ def method_arguments(module, cls, method):
     [
         (SQLITE, "SQLiteSearchQueryCompiler", "_build_rank_expression", "self, vectors, config"),
         (SQLITE, "SQLiteSearchQueryCompiler", "get_search_vectors", "self"),
+        (SQLITE, "SQLiteSearchQueryCompiler", "build_search_query", "self, query, config=None"),
     ],
 )
-def test_modelsearch_still_has_the_private_methods_search_calls(module, cls, method, expected):
+def test_modelsearch_still_has_the_sqlite_methods_the_adapter_calls(module, cls, method, expected):
     found = method_arguments(module, cls, method)
     assert found is not None, (
-        f"modelsearch's {cls}.{method} is gone: search/ranking.py calls it "
-        "(the private ones through home/library_adapters.py)"
+        f"modelsearch's {cls}.{method} is gone: home/library_adapters.sqlite_scored_matches "
+        "calls it"
     )
     assert found == expected, f"modelsearch's {cls}.{method} now takes ({found}), not ({expected})"
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="modelsearch's SQLite backend only")
+def test_the_one_pass_sqlite_ranking_orders_posts_as_modelsearch_does(blog, author):
+    """modelsearch's own ranking (a subquery per match) on a few posts, against the adapter's
+    single pass: the same posts in the same order."""
+    from search.views import matching
+
+    titles = ["Restore", "Restore restore drill", "Restore latency", "Latency", "Drill restore"]
+    bodies = ["", "A restore.", "Restore it, then restore again.", "Restore once.", "Restore."]
+    for title, text in zip(titles, bodies, strict=True):
+        publish_post(blog, title, authors=[author], body=body(text))
+    results = matching(BlogPage.objects.readable(), "restore")
+    theirs = [post.pk for post in results]
+    ours = sqlite_scored_matches(results).order_by("-score", "-post_id")
+    assert len(theirs) == 5
+    assert [row["post_id"] for row in ours] == theirs, (
+        "modelsearch now ranks SQLite matches differently from the adapter's single pass "
+        "(home/library_adapters.sqlite_scored_matches)"
+    )
 
 
 def test_the_file_cache_counts_its_entries_once_a_second_and_still_culls_past_the_limit(
