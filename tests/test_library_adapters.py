@@ -22,6 +22,7 @@ from home.library_adapters import (
     give_site,
     insert_rows,
     matching_site,
+    queryset_sql,
     request_hostname,
     settings_for_request,
     site_known,
@@ -212,3 +213,14 @@ def test_a_table_column_orders_by_that_table_and_not_the_childs_link_to_it():
     assert str(djangos.query).endswith('ORDER BY "blog_blogpage"."page_ptr_id" DESC'), (
         "Django orders by the parent table's key now: drop table_column and order by '-id'"
     )
+
+
+def test_a_querysets_sql_run_on_a_cursor_gives_its_rows(home):
+    pages = Page.objects.filter(depth__gte=1).order_by("pk").values_list("pk", "title")
+    sql, params = queryset_sql(pages)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        assert cursor.fetchall() == list(pages), (
+            "Query.sql_with_params no longer gives SQL a cursor runs: search's topic counts and "
+            "page cannot be read (search/views.py)"
+        )
