@@ -144,7 +144,7 @@ class BlogPageForm(CharacterLimitMixin, ScheduledPageForm):
             start_with_signed_in_author(instance, kwargs.get("for_user"))
         super().__init__(*args, **kwargs)
         # Left empty, the alt text comes from the image's description (BlogPage.clean); with
-        # none, publishing refuses it (_post_clean). A required field would refuse first.
+        # none, publishing refuses it (clean). A required field would refuse first.
         self.fields["hero_alt"].required = False
         if instance is not None and instance._state.adding:
             self.fields[CREATE_KEY] = forms.CharField(
@@ -157,6 +157,9 @@ class BlogPageForm(CharacterLimitMixin, ScheduledPageForm):
             self.errors["slug"] = self.error_class(
                 [self.in_address_words(message) for message in self.errors["slug"]]
             )
+        held_back = self.is_deferred_validation or self.has_error("hero_alt")
+        if not held_back and hero_left_undescribed(cleaned_data):
+            self.add_error("hero_alt", "Describe the hero image for readers who can't see it.")
         return cleaned_data
 
     def in_address_words(self, message):
@@ -170,13 +173,12 @@ class BlogPageForm(CharacterLimitMixin, ScheduledPageForm):
             return ADDRESS_TAKEN.format(slug=slug)
         return ADDRESS_INVALID
 
-    def _post_clean(self):
-        super()._post_clean()
-        # After the model's clean, which takes a blank alt text from the image's description.
-        alt_is_blank = not (self.instance.hero_alt or "").strip()
-        deferred = getattr(self, "is_deferred_validation", False)
-        if self.instance.hero_image_id and alt_is_blank and not deferred:
-            self.add_error("hero_alt", "Describe the hero image for readers who can't see it.")
+
+def hero_left_undescribed(cleaned_data):
+    """A hero picture with no alt text typed and no description for BlogPage.clean to take it
+    from (the field strips spaces)."""
+    image = cleaned_data.get("hero_image")
+    return image is not None and not (cleaned_data.get("hero_alt") or image.description).strip()
 
 
 def start_with_signed_in_author(post, user):

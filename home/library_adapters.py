@@ -1,4 +1,4 @@
-"""Every use of a Wagtail, Django or modelsearch internal outside the content model, in one place.
+"""Every use of a Wagtail, Django or modelsearch internal in the apps, in one place.
 
 Each one works around something the library does not offer in public; each has a test in
 tests/test_library_adapters.py that fails, saying what changed, when an upgrade moves it.
@@ -10,7 +10,11 @@ import math
 import time
 
 from django.core.cache.backends.filebased import FileBasedCache
+from django.db.models import CharField, IntegerField
+from django.db.models.expressions import Col
+from django.db.models.functions import Cast
 from django.http.request import split_domain_port
+from modelsearch.utils import get_descendants_content_types_pks
 
 # Site.find_for_request keeps the site it found as `request._wagtail_site` (its docstring
 # says so) and looks it up with one query per request otherwise; Wagtail has no public way to
@@ -72,11 +76,22 @@ def give_parent(page, parent):
     setattr(page, PARENT_ON_PAGE, parent)
 
 
+# Asked for a parent table's key, the ORM answers with the child table's link to it
+# (blog_blogpage.page_ptr_id for the page table's id), and has no public expression naming a
+# column of a given table. SQLite cannot tell the two are equal: ordered by the link column, it
+# sorts every post instead of walking Wagtail's first_published_at index, which holds the page
+# table's id (16 ms a listing at 10,000 posts).
+def table_column(model, field_name):
+    """The column of `model`'s own table, for a query that already joins that table."""
+    return Col(model._meta.db_table, model._meta.get_field(field_name))
+
+
 # The demo generator (blog/demo/generate.py) writes thousands of pages in batches, as treebeard's
 # add_child and Django's save would leave them but without a query per page. treebeard has no
 # public way to compute a child's path (MP_Node._get_path, _str2int), and Django's bulk_create
 # refuses a model with a parent table, so each table is written through the manager's _insert,
-# which bulk_create itself uses.
+# which bulk_create itself uses, into the columns the model's own table holds
+# (Options.local_concrete_fields, which Django's _meta API leaves undocumented).
 def child_path(parent, step):
     """The tree path of `parent`'s child number `step` (1 for the first), as add_child gives it."""
     return parent._get_path(parent.path, parent.depth + 1, step)
@@ -89,20 +104,54 @@ def child_step(path, steplen):
     return Page._str2int(path[-steplen:])
 
 
-def insert_rows(model, objs, fields, returning_fields=None):
-    """One INSERT of many rows into `model`'s own table (not its parents'): the primary keys
-    named by `returning_fields`, as one tuple a row, or None."""
-    return model._base_manager._insert(
-        objs, fields=fields, returning_fields=returning_fields, using="default"
+def insert_rows(model, objs, *, new_keys=False):
+    """One INSERT of many rows into every column of `model`'s own table (not its parents').
+    With `new_keys`, the database picks each row's primary key, and they are returned in
+    order; without, the objects carry their keys (a child table's link to its parent row)."""
+    fields = [f for f in model._meta.local_concrete_fields if not (new_keys and f.primary_key)]
+    returning = [model._meta.pk] if new_keys else None
+    rows = model._base_manager._insert(
+        objs, fields=fields, returning_fields=returning, using="default"
+    )
+    return [pk for (pk,) in rows] if new_keys else None
+
+
+# modelsearch's SQLite backend ranks each match with a subquery that runs the FTS match again
+# (wagtail/django-modelsearch#85: 25 s for a word in most posts at 10,000 posts), and offers no
+# public way to score the matches in one pass. Built here from its query compiler's parts: the
+# same MATCH and the same bm25 rank, over the FTS table once.
+def sqlite_scored_matches(results):
+    """Every post modelsearch's SQLite `results` match, as rows of post_id and score (higher
+    is better, as PostgreSQL's)."""
+    # Only importable where SQLite is the database: the FTS model exists only there.
+    from modelsearch.backends.database.sqlite.query import MatchExpression, normalize
+    from modelsearch.backends.database.sqlite.sqlite import SQLiteFTSIndexEntry
+
+    compiler = results.query_compiler
+    query = compiler.build_search_query(normalize(compiler.query))
+    # bm25 is lower for better matches.
+    score = compiler._build_rank_expression(compiler.get_search_vectors(), None) * -1
+    candidates = compiler.queryset.order_by().values(text_pk=Cast("pk", CharField()))
+    return (
+        SQLiteFTSIndexEntry.objects.filter(
+            MatchExpression(compiler.FTS_TABLE_FIELDS, query),
+            index_entry__content_type__in=get_descendants_content_types_pks(
+                compiler.queryset.model
+            ),
+            index_entry__object_id__in=candidates,
+        )
+        .annotate(score=score, post_id=Cast("index_entry__object_id", IntegerField()))
+        .values("post_id", "score")
     )
 
 
-# modelsearch's SQLite query compiler builds its rank in a private method, and offers no hook to
-# score the matches in one pass (it scores each match with its own subquery,
-# wagtail/django-modelsearch#85). search/ranking.py calls it here.
-def rank_expression(compiler, vectors, config):
-    """modelsearch's relevance for the compiler's query over (vector, boost) pairs."""
-    return compiler._build_rank_expression(vectors, config)
+# A search's topic counts, total and page come from one statement that matches the query once
+# (search/views.py): SQL of our own around the matches modelsearch's query selects, as a
+# materialised common table expression, which the ORM cannot write. Django has no public way
+# to hand a queryset's SQL to a cursor; Query.sql_with_params is what its compiler offers.
+def queryset_sql(queryset):
+    """The SQL and parameters a queryset would run, for a cursor."""
+    return queryset.query.sql_with_params()
 
 
 # Django's file cache lists its whole folder before every write, to learn whether it holds

@@ -11,6 +11,7 @@ from wagtail.contrib.search_promotions.models import SearchPromotion
 
 from blog.caching.remembered import remember
 from blog.models import BlogPage, BlogPageTopic, Topic
+from home.library_adapters import queryset_sql
 
 from .excerpts import excerpt, highlight, match_pattern, shows_summary
 from .hits import count_hit
@@ -38,7 +39,7 @@ def topics_and_page(results, topic, start, stop):
     scored = scored_matches(results)
     if scored is None:
         return [], None, None
-    scored_sql, params = scored
+    scored_sql, params = queryset_sql(scored.order_by())
     links, topics = BlogPageTopic._meta.db_table, Topic._meta.db_table
     in_topic = ""
     if topic is not None:
@@ -46,7 +47,7 @@ def topics_and_page(results, topic, start, stop):
         params = (*params, topic.pk)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"WITH matched (post_id, score) AS MATERIALIZED ({scored_sql}) "  # noqa: S608 - SQL from the ORM, values are parameters
+            f"WITH matched AS MATERIALIZED ({scored_sql}) "  # noqa: S608 - SQL from the ORM, values are parameters
             f"SELECT topic.id, topic.name, topic.slug, COUNT(DISTINCT link.page_id), "
             f"CAST(NULL AS BIGINT), NULL "
             f"FROM {topics} topic JOIN {links} link ON link.topic_id = topic.id "

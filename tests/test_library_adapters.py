@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 from django.core.cache.backends.filebased import FileBasedCache
+from django.db import connection
 from django.test import RequestFactory
 from wagtail.models import Page, Site
 
+from blog.models import BlogPage
 from home.library_adapters import (
     PARENT_ON_PAGE,
     FileCache,
@@ -20,11 +22,16 @@ from home.library_adapters import (
     give_site,
     insert_rows,
     matching_site,
+    queryset_sql,
     request_hostname,
     settings_for_request,
     site_known,
+    sqlite_scored_matches,
+    table_column,
 )
 from home.models import SiteSettings
+from tests.factories import publish_post
+from tests.search.helpers import body
 
 pytestmark = pytest.mark.django_db
 
@@ -76,11 +83,10 @@ def test_treebeard_still_numbers_children_as_the_demo_generator_does(home):
 
 def test_djangos_insert_still_writes_rows_and_returns_their_keys(home):
     sites = [Site(hostname=f"bulk{n}.example", port=80, root_page=home) for n in range(2)]
-    fields = [field for field in Site._meta.local_concrete_fields if not field.primary_key]
-    keys = insert_rows(Site, sites, fields, returning_fields=[Site._meta.pk])
+    keys = insert_rows(Site, sites, new_keys=True)
     stored = Site.objects.filter(hostname__startswith="bulk").order_by("pk")
     assert [(site.pk, site.hostname) for site in stored] == [
-        (pk, f"bulk{n}.example") for n, (pk,) in enumerate(keys)
+        (pk, f"bulk{n}.example") for n, pk in enumerate(keys)
     ], "Manager._insert no longer writes rows and returns their keys (blog/demo/generate.py)"
 
 
@@ -144,15 +150,36 @@ def method_arguments(module, cls, method):
     [
         (SQLITE, "SQLiteSearchQueryCompiler", "_build_rank_expression", "self, vectors, config"),
         (SQLITE, "SQLiteSearchQueryCompiler", "get_search_vectors", "self"),
+        (SQLITE, "SQLiteSearchQueryCompiler", "build_search_query", "self, query, config=None"),
     ],
 )
-def test_modelsearch_still_has_the_private_methods_search_calls(module, cls, method, expected):
+def test_modelsearch_still_has_the_sqlite_methods_the_adapter_calls(module, cls, method, expected):
     found = method_arguments(module, cls, method)
     assert found is not None, (
-        f"modelsearch's {cls}.{method} is gone: search/ranking.py calls it "
-        "(the private ones through home/library_adapters.py)"
+        f"modelsearch's {cls}.{method} is gone: home/library_adapters.sqlite_scored_matches "
+        "calls it"
     )
     assert found == expected, f"modelsearch's {cls}.{method} now takes ({found}), not ({expected})"
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="modelsearch's SQLite backend only")
+def test_the_one_pass_sqlite_ranking_orders_posts_as_modelsearch_does(blog, author):
+    """modelsearch's own ranking (a subquery per match) on a few posts, against the adapter's
+    single pass: the same posts in the same order."""
+    from search.views import matching
+
+    titles = ["Restore", "Restore restore drill", "Restore latency", "Latency", "Drill restore"]
+    bodies = ["", "A restore.", "Restore it, then restore again.", "Restore once.", "Restore."]
+    for title, text in zip(titles, bodies, strict=True):
+        publish_post(blog, title, authors=[author], body=body(text))
+    results = matching(BlogPage.objects.readable(), "restore")
+    theirs = [post.pk for post in results]
+    ours = sqlite_scored_matches(results).order_by("-score", "-post_id")
+    assert len(theirs) == 5
+    assert [row["post_id"] for row in ours] == theirs, (
+        "modelsearch now ranks SQLite matches differently from the adapter's single pass "
+        "(home/library_adapters.sqlite_scored_matches)"
+    )
 
 
 def test_the_file_cache_counts_its_entries_once_a_second_and_still_culls_past_the_limit(
@@ -174,3 +201,26 @@ def test_the_file_cache_counts_its_entries_once_a_second_and_still_culls_past_th
         cache.set(f"entry-{number}", number)
     assert len(counts) == 11
     assert len(list(tmp_path.glob("*.djcache"))) <= 4, "past MAX_ENTRIES the cache is culled"
+
+
+def test_a_table_column_orders_by_that_table_and_not_the_childs_link_to_it():
+    ours = BlogPage.objects.values_list("title").order_by(table_column(Page, "id").desc())
+    djangos = BlogPage.objects.values_list("title").order_by("-id")
+    assert str(ours.query).endswith('ORDER BY "wagtailcore_page"."id" DESC'), (
+        "Col no longer names a column of the table given: listings sort every post on SQLite "
+        "(BlogPageQuerySet.newest_first)"
+    )
+    assert str(djangos.query).endswith('ORDER BY "blog_blogpage"."page_ptr_id" DESC'), (
+        "Django orders by the parent table's key now: drop table_column and order by '-id'"
+    )
+
+
+def test_a_querysets_sql_run_on_a_cursor_gives_its_rows(home):
+    pages = Page.objects.filter(depth__gte=1).order_by("pk").values_list("pk", "title")
+    sql, params = queryset_sql(pages)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        assert cursor.fetchall() == list(pages), (
+            "Query.sql_with_params no longer gives SQL a cursor runs: search's topic counts and "
+            "page cannot be read (search/views.py)"
+        )

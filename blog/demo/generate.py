@@ -154,11 +154,10 @@ def blog_page_type():
 def insert_posts(posts):
     """Insert the page rows, then the post rows that extend them (Django's bulk_create refuses
     multi-table models, so the two tables are written one after the other)."""
-    page_fields = [f for f in Page._meta.local_concrete_fields if not f.primary_key]
-    page_ids = insert_rows(Page, posts, page_fields, returning_fields=[Page._meta.pk])
-    for post, (pk,) in zip(posts, page_ids, strict=True):
+    page_ids = insert_rows(Page, posts, new_keys=True)
+    for post, pk in zip(posts, page_ids, strict=True):
         post.pk = post.id = post.page_ptr_id = pk
-    insert_rows(BlogPage, posts, BlogPage._meta.local_concrete_fields)
+    insert_rows(BlogPage, posts)
     return [post.pk for post in posts]
 
 

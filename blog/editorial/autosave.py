@@ -14,11 +14,10 @@ import json
 from django.core.cache import cache
 from django.http import JsonResponse
 from django.templatetags.static import static
-from django.urls import reverse
+from django.urls import resolve, reverse
 from django.utils.html import format_html
 from wagtail import hooks
 from wagtail.admin.utils import set_query_params
-from wagtail.admin.views.pages.edit import EditView
 
 from ..forms import CREATE_KEY
 from ..models import BlogPage
@@ -48,14 +47,16 @@ def save_a_second_post_of_the_add_form_as_an_edit(request, parent_page, page_cla
     post = post_id and BlogPage.objects.child_of(parent_page).filter(pk=post_id).first()
     if not post:
         return None
-    response = EditView.as_view()(request, page_id=post.pk)
+    # Whichever view Wagtail serves the post's edit form with answers this post of the form.
+    edit_url = reverse("wagtailadmin_pages:edit", args=[post.pk])
+    edit = resolve(edit_url)
+    response = edit.func(request, *edit.args, **edit.kwargs)
     if not isinstance(response, JsonResponse):
         return response
     # The autosave that posted this still holds the add form: point it at the edit form, as
     # Wagtail's answer to a first autosave does.
     data = json.loads(response.content)
     if data.get("success"):
-        edit_url = reverse("wagtailadmin_pages:edit", args=[post.pk])
         data["url"] = edit_url
         data["hydrate_url"] = set_query_params(edit_url, {"_w_hydrate_create_view": "1"})
     return JsonResponse(data, status=response.status_code)

@@ -2,10 +2,10 @@
 
 The HTML is untrusted. Scripts, styles, forms and frames are removed (frames from allowed
 embed providers become embed blocks), links other than web, mail and phone links lose their
-address and keep their words, and rich text goes through Wagtail's own converter, which keeps
-only the elements the paragraph block allows and no attributes but a link's address. Every
-removal is noted; nothing readers could read is dropped: text in an unknown element stays as
-a paragraph.
+address and keep their words, and rich text is sanitised by nh3 (the ammonia sanitiser) down to
+the elements the paragraph block's features write, with no attribute but a link's address.
+Every removal is noted; nothing readers could read is dropped: text in an unknown element
+stays as a paragraph.
 """
 
 import json
@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from html import unescape
 from urllib.parse import urlparse
 
+import nh3
 from bs4 import BeautifulSoup, Comment, NavigableString, Tag
 from django.utils.html import escape
 from django.utils.text import slugify
-from wagtail.admin.rich_text.converters.contentstate import ContentstateConverter
 from wagtail.embeds.finders import get_finders
 
 from blog.blocks import CODE_LANGUAGES, RICH_TEXT_FEATURES
@@ -91,11 +91,56 @@ MEDIA_ADDRESS = re.compile(r"(?:=\s*[\"']?|\s)(https?://[^\s\"'\]]+)")
 # An address alone on its line, which WordPress shows as the embedded post or video.
 ALONE = re.compile(r"^https?://\S+$")
 BLANK_LINE = re.compile(r"\n\s*\n")
-# A link as Wagtail's converter stores an outside address: the address is its only attribute.
+# A link as the sanitiser leaves it: the address is its only attribute.
 STORED_LINK = re.compile(r'<a href="([^"]*)">')
+# The elements Wagtail's editor writes for each rich-text feature, as stored in the database.
+FEATURE_ELEMENTS = {
+    "bold": {"b"},
+    "italic": {"i"},
+    "link": {"a"},
+    "document-link": set(),  # a document of this site, which no export links to
+    "ol": {"ol", "li"},
+    "ul": {"ul", "li"},
+    "code": {"code"},
+    "superscript": {"sup"},
+    "subscript": {"sub"},
+    "strikethrough": {"s"},
+}
+# Other spellings the editor reads as the same feature, renamed to the one it writes.
+SAME_AS = {"strong": "b", "em": "i"}
 
-_paragraphs = ContentstateConverter(RICH_TEXT_FEATURES)
-_cells = ContentstateConverter(TABLE_FEATURES)
+
+class RichTextSanitiser:
+    """Keeps paragraphs, line breaks and the elements of these features, spelled as the editor
+    writes them; a link keeps its address only, and only a web, mail, phone or relative one."""
+
+    def __init__(self, features):
+        self.tags = {"p", "br"}.union(*(FEATURE_ELEMENTS[name] for name in features))
+        self.cleaner = nh3.Cleaner(
+            tags=self.tags,
+            attributes={"a": {"href"}, "*": set()},
+            url_schemes={"http", "https", "mailto", "tel"},
+            link_rel=None,
+        )
+
+    def __call__(self, html):
+        soup = BeautifulSoup(html, "html.parser")
+        for tag in soup.find_all(True):
+            tag.name = SAME_AS.get(tag.name, tag.name)
+            # Other elements give way to their words here, where they stand: left to nh3's
+            # HTML5 parser, a block in a paragraph (an <address>) would be moved out of it.
+            # So do a link whose address was removed as unsafe, and a paragraph in a list item
+            # (the editor's list items hold words, not paragraphs).
+            unlinked = tag.name == "a" and not tag.get("href")
+            if tag.name not in self.tags or unlinked or (tag.name == "p" and tag.find_parent("li")):
+                tag.unwrap()
+        # nh3 writes HTML5's <br>; Wagtail's editor reads a line break only as <br/> (its
+        # parser knows no void elements) and refuses to open the body otherwise.
+        return self.cleaner.clean(str(soup)).strip().replace("<br>", "<br/>")
+
+
+_paragraphs = RichTextSanitiser(RICH_TEXT_FEATURES)
+_cells = RichTextSanitiser(TABLE_FEATURES)
 
 
 @dataclass
@@ -105,9 +150,9 @@ class Body:
     missing_alt: int = 0
 
 
-def rich_text(html, converter=_paragraphs):
-    """Wagtail's storage format of the allowed elements of `html`; "" if no words are left."""
-    stored = converter.to_database_format(converter.from_database_format(html))
+def rich_text(html, sanitise=_paragraphs):
+    """The allowed elements of `html`, as Wagtail's editor stores them; "" if no words are left."""
+    stored = sanitise(html)
     return stored if BeautifulSoup(stored, "html.parser").get_text().strip() else ""
 
 
@@ -272,8 +317,8 @@ class BodyConverter:
             self.add("paragraph", stored)
 
     def link_pages(self, stored):
-        """Links to the old blog's posts lead to their new pages. Done on the converted text:
-        a page link given to Wagtail's converter would be looked up in the database again."""
+        """Links to the old blog's posts lead to their new pages. Done on the sanitised text,
+        which has no page link of its own: one in the export would name any page of this site."""
 
         def to_page(match):
             page_id = self.link_for(unescape(match.group(1)))

@@ -83,12 +83,17 @@ class TreeBuilder(ContentHandler):
     def __init__(self):
         super().__init__()
         self.stack = [Node("document", {}, 1)]
+        self.locator = None
+
+    def setDocumentLocator(self, locator):
+        # SAX hands every handler the parser's position here before the first element.
+        self.locator = locator
 
     def startElementNS(self, name, qname, attrs):
         node = Node(
             short_name(name),
             {local: value for (_uri, local), value in attrs.items()},
-            self._locator.getLineNumber(),
+            self.locator.getLineNumber(),
         )
         self.stack[-1].children.append(node)
         self.stack.append(node)

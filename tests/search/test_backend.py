@@ -30,7 +30,8 @@ def test_modelsearch_still_matches_the_expression_our_gin_index_covers(blog, aut
     the index serves nothing and a rare word reads every entry again (10 ms became ~80 at
     10,000 posts): this fails first."""
     publish_post(blog, "Jupyter kernels", authors=[author], body=body("A rare word."))
-    sql, params = scored_matches(matching(BlogPage.objects.readable(), "jupyter"))
+    scored = scored_matches(matching(BlogPage.objects.readable(), "jupyter"))
+    sql, params = scored.query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = %s", [GIN_INDEX])
         (index,) = cursor.fetchone()

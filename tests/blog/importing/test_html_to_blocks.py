@@ -3,6 +3,7 @@
 import pytest
 
 from blog.importing.html_to_blocks import html_to_blocks
+from tests.factories import draft_post
 
 
 def kinds(body):
@@ -137,3 +138,28 @@ def test_an_address_alone_on_its_line_is_embedded_as_wordpress_does():
     )
     assert kinds(body) == ["paragraph", "embed", "embed", "paragraph"]
     assert body.blocks[1]["value"]["embed"] == "https://www.youtube.com/watch?v=ex8fMxXJDJw"
+
+
+@pytest.mark.django_db
+def test_an_imported_body_opens_in_the_editor_with_its_formatting(admin_client, blog):
+    """Wagtail's editor reads stored rich text with a parser of its own, stricter than a
+    browser (an HTML5 <br> without its slash fails the whole page)."""
+    body = html_to_blocks(
+        "<p>First line<br>second, <strong>bold</strong>, <em>italic</em>, "
+        '<a href="https://example.com/?a=1&amp;b=2" title="t" target="_blank">a link</a>.</p>'
+        "<ul><li><p>An item</p></li></ul>"
+    )
+    assert [block["value"] for block in body.blocks] == [
+        "<p>First line<br/>second, <b>bold</b>, <i>italic</i>, "
+        '<a href="https://example.com/?a=1&amp;b=2">a link</a>.</p>',
+        "<ul><li>An item</li></ul>",
+    ]
+    post = draft_post(blog, "Imported", body=body.blocks, hero=False)
+    editor = admin_client.get(f"/admin/pages/{post.pk}/edit/")
+    assert editor.status_code == 200
+    assert "second, " in editor.content.decode()
+
+
+def test_a_page_link_in_an_export_names_no_page_of_this_site():
+    body = html_to_blocks('<p>See <a linktype="page" id="1" href="/old/">the old post</a>.</p>')
+    assert body.blocks[0]["value"] == '<p>See <a href="/old/">the old post</a>.</p>'
