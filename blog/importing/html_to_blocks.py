@@ -3,11 +3,12 @@
 The HTML is untrusted. Scripts, styles, forms and frames are removed (frames from allowed
 embed providers become embed blocks), links other than web, mail and phone links lose their
 address and keep their words, and rich text goes through Wagtail's own converter, which keeps
-only the elements the paragraph block allows and no attributes but a link's address. Every
-removal is noted; nothing readers could read is dropped: text in an unknown element stays as
-a paragraph.
+only inline markup and lists (headings, quotes, pictures and embeds become blocks of their own)
+and no attributes but a link's address. Every removal is noted; nothing readers could read is
+dropped: text in an unknown element stays as a paragraph.
 """
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -82,7 +83,8 @@ LANGUAGE_ALIASES = {
 LANGUAGES = {code for code, _label in CODE_LANGUAGES}
 HEADING_MAX, CAPTION_MAX, ATTRIBUTION_MAX, TABLE_CAPTION_MAX = 200, 300, 200, 200
 CODE_CAPTION_MAX = 200
-TABLE_FEATURES = ["bold", "italic", "link", "code"]
+PARAGRAPH_FEATURES = tuple(RICH_TEXT_FEATURES)
+TABLE_FEATURES = ("bold", "italic", "link", "code")
 SHORTCODE_CAPTION = re.compile(r"\[caption[^\]]*\](.*?)\[/caption\]", re.S)
 SHORTCODE_EMBED = re.compile(r"\[embed[^\]]*\](.*?)\[/embed\]", re.S)
 # WordPress's [audio], [video] and [playlist]: the address in src=, mp3= … or bare.
@@ -94,8 +96,13 @@ BLANK_LINE = re.compile(r"\n\s*\n")
 # A link as Wagtail's converter stores an outside address: the address is its only attribute.
 STORED_LINK = re.compile(r'<a href="([^"]*)">')
 
-_paragraphs = ContentstateConverter(RICH_TEXT_FEATURES)
-_cells = ContentstateConverter(TABLE_FEATURES)
+
+@functools.cache
+def converter(features):
+    """Wagtail's converter for these features, built when first used: built on import, while
+    the apps' admin hooks load, it made Wagtail read the rich-text features before every app
+    had registered its own, and those registered later were never used."""
+    return ContentstateConverter(list(features))
 
 
 @dataclass
@@ -105,9 +112,10 @@ class Body:
     missing_alt: int = 0
 
 
-def rich_text(html, converter=_paragraphs):
+def rich_text(html, features=PARAGRAPH_FEATURES):
     """Wagtail's storage format of the allowed elements of `html`; "" if no words are left."""
-    stored = converter.to_database_format(converter.from_database_format(html))
+    allowed = converter(features)
+    stored = allowed.to_database_format(allowed.from_database_format(html))
     return stored if BeautifulSoup(stored, "html.parser").get_text().strip() else ""
 
 
@@ -448,7 +456,8 @@ class BodyConverter:
                     "rows": [
                         {
                             "values": [
-                                self.link_pages(rich_text(f"<p>{cell}</p>", _cells)) for cell in row
+                                self.link_pages(rich_text(f"<p>{cell}</p>", TABLE_FEATURES))
+                                for cell in row
                             ]
                         }
                         for row in body
