@@ -5,6 +5,7 @@ separate blocks."""
 import pytest
 from bs4 import BeautifulSoup
 from django.template import Context, Template
+from django.urls import reverse
 from wagtail.embeds.embeds import get_embed_hash
 from wagtail.embeds.models import Embed
 
@@ -12,6 +13,7 @@ from blog.blocks import BodyBlock
 from blog.demo.bodies import body_for
 from blog.demo.posts import POSTS
 from blog.models import BlogPage
+from blog.renditions import body_filter_specs
 from tests.factories import make_image, publish_post
 
 pytestmark = pytest.mark.django_db
@@ -97,6 +99,25 @@ def test_a_picture_marked_decorative_when_inserted_is_skipped_by_screen_readers(
     shown = read(client, post).select_one("figure.figure img")
     assert shown["alt"] == ""
     assert not shown.has_attr("data-content-check")
+
+
+def test_placing_a_picture_in_the_text_offers_full_width_only_and_is_quick(admin_client):
+    picture = make_image("Rack", size=(1600, 900))
+    url = reverse("wagtailimages_chooser:select_format", args=[picture.pk])
+    form = BeautifulSoup(admin_client.get(url).json()["html"], "html.parser")
+    formats = form.select("input[name='image-chooser-insertion-format']")
+    assert [choice["value"] for choice in formats] == ["fullwidth"]
+    answer = admin_client.post(
+        url,
+        {
+            "image-chooser-insertion-format": "fullwidth",
+            "image-chooser-insertion-alt_text": "A rack",
+        },
+    )
+    assert answer.json()["step"] == "chosen"
+    # The editor's preview only: readers' sizes wait for the first page that shows them.
+    made = set(picture.renditions.values_list("filter_spec", flat=True))
+    assert made and not made & set(body_filter_specs())
 
 
 def test_an_embed_in_the_text_is_framed_as_an_embed_block(client, post):
