@@ -73,6 +73,14 @@ def test_headings_written_in_the_text_can_be_linked_to_like_heading_blocks(clien
     assert body.select_one("h3")["id"] == "qa"
 
 
+def test_a_heading_without_letters_to_link_by_is_left_as_written(client, blog):
+    text = '<h2 data-block-key="a1">🚀 → ✓</h2>'
+    post = publish_post(blog, "Symbols", body=[{"type": "paragraph", "value": text}])
+    heading = read(client, post).select_one("h2")
+    assert heading.get_text() == "🚀 → ✓"
+    assert not heading.has_attr("id")
+
+
 def test_lists_quotes_and_rules_written_in_the_text_are_shown(client, post):
     body = read(client, post)
     assert [li.get_text() for li in body.select("ul li")] == [
