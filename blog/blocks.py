@@ -1,8 +1,12 @@
 """The blocks an editor builds a post body from. Each block renders with its own template
 in templates/blocks/."""
 
+import html
+import re
+
 from django.core.exceptions import ValidationError
 from django.utils.functional import cached_property
+from django.utils.html import strip_tags
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from pygments import highlight
@@ -26,6 +30,28 @@ RICH_TEXT_FEATURES = [
     "subscript",
     "strikethrough",
 ]
+# What a post's text holds: everything Wagtail's rich text can, written as in one document
+# (Markdown shortcuts and the "/" menu included). What needs fields of its own, such as code
+# with a language, tables, callouts and captioned pictures, stays a block.
+TEXT_FEATURES = [
+    "h2",
+    "h3",
+    "h4",
+    "bold",
+    "italic",
+    "link",
+    "document-link",
+    "ol",
+    "ul",
+    "blockquote",
+    "code",
+    "superscript",
+    "subscript",
+    "strikethrough",
+    "hr",
+    "image",
+    "embed",
+]
 
 CODE_LANGUAGES = [
     ("bash", "Shell"),
@@ -45,6 +71,11 @@ CODE_LANGUAGES = [
 ]
 
 
+def heading_anchor(words):
+    """The id readers link a heading by: "Set up the cluster" is #set-up-the-cluster."""
+    return slugify(words)[:80]
+
+
 class HeadingBlock(blocks.StructBlock):
     text = blocks.CharBlock(max_length=200, help_text="The section heading readers see.")
     anchor = blocks.CharBlock(
@@ -56,7 +87,7 @@ class HeadingBlock(blocks.StructBlock):
 
     def get_context(self, value, parent_context=None):
         context = super().get_context(value, parent_context)
-        context["anchor_id"] = slugify(value.get("anchor") or value.get("text") or "")[:80]
+        context["anchor_id"] = heading_anchor(value.get("anchor") or value.get("text") or "")
         return context
 
     class Meta:
@@ -64,12 +95,42 @@ class HeadingBlock(blocks.StructBlock):
         template = "blocks/heading_block.html"
 
 
+# A heading written in the text, as Wagtail renders rich text (headings hold only inline markup).
+TEXT_HEADING = re.compile(r"<(h[2-4])([^>]*)>(.*?)</\1>", re.S)
+
+
+def with_heading_anchors(rendered):
+    """Rendered rich text whose headings readers can link to, as they link to a heading block's:
+    an id made from the words and a "#" link beside them."""
+
+    def anchored(match):
+        tag, attributes, words = match.groups()
+        anchor = heading_anchor(html.unescape(strip_tags(words)))
+        if not anchor:
+            return match.group(0)
+        return (
+            f'<{tag} id="{anchor}" class="prose__heading"{attributes}>{words} <a class="anchor-link" '
+            f'href="#{anchor}" aria-label="Link to this section">#</a></{tag}>'
+        )
+
+    # Wagtail rendered the rich text; a slug adds only letters, digits, "-" and "_".
+    return mark_safe(TEXT_HEADING.sub(anchored, str(rendered)))  # noqa: S308
+
+
 class ParagraphBlock(blocks.RichTextBlock):
+    """A post's text, where an editor writes headings, lists, quotes, pictures and embeds."""
+
     def __init__(self, **kwargs):
-        super().__init__(features=RICH_TEXT_FEATURES, **kwargs)
+        super().__init__(features=TEXT_FEATURES, **kwargs)
+
+    def get_context(self, value, parent_context=None):
+        context = super().get_context(value, parent_context)
+        context["text"] = with_heading_anchors(value)
+        return context
 
     class Meta:
         icon = "pilcrow"
+        label = "Text"
         template = "blocks/paragraph_block.html"
 
 

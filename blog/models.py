@@ -483,7 +483,12 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
     featured_at = models.DateTimeField(
         null=True, blank=True, editable=False, help_text="When the post was last featured."
     )
-    body = StreamField(BodyBlock(), help_text="The post itself, built from blocks.")
+    body = StreamField(
+        BodyBlock(),
+        help_text="The post itself. Write in a Text block as in any editor: “## ” starts a "
+        "heading, “- ” a list, “> ” a quote, and “/” opens a menu of everything you can add. "
+        "Code, tables, callouts and pictures with a caption are blocks of their own.",
+    )
     reading_minutes = models.PositiveSmallIntegerField(default=1, editable=False)
 
     objects = BlogPageManager()

@@ -15,20 +15,21 @@ from wagtail.admin.admin_url_finder import AdminURLFinder
 from wagtail.admin.rich_text.converters.contentstate import ContentstateConverter
 from wagtail.contrib.search_promotions.models import Query, SearchPromotion
 
-from blog.blocks import RICH_TEXT_FEATURES
+from blog.blocks import TEXT_FEATURES
 from tests.factories import make_author, make_image, make_topic, publish_post
 
 PAYLOAD = "<script>alert(1)</script>\"'><img src=x onerror=alert(1)>"
 LINK_TEXT = "read the runbook"
 
 
-def typed_rich_text(text):
-    """Rich text as the admin's editor saves it: the typed text, then a link to javascript:."""
+def typed_rich_text(text, line="unstyled"):
+    """Rich text as the admin's editor saves it: the typed text, then a link to javascript:, in
+    a paragraph or another kind of `line` (a heading: "header-two")."""
     contentstate = {
         "blocks": [
             {
                 "key": "k1",
-                "type": "unstyled",
+                "type": line,
                 "depth": 0,
                 "text": f"{text} {LINK_TEXT}",
                 "inlineStyleRanges": [],
@@ -40,8 +41,32 @@ def typed_rich_text(text):
             "0": {"type": "LINK", "mutability": "MUTABLE", "data": {"url": "javascript:alert(1)"}}
         },
     }
-    converter = ContentstateConverter(features=RICH_TEXT_FEATURES)
-    return converter.to_database_format(json.dumps(contentstate))
+    return ContentstateConverter(TEXT_FEATURES).to_database_format(json.dumps(contentstate))
+
+
+def typed_text_picture(image, alt):
+    """A picture placed in a Text block, with the alt text typed in the insert form."""
+    contentstate = {
+        "blocks": [
+            {
+                "key": "k1",
+                "type": "atomic",
+                "depth": 0,
+                "text": " ",
+                "inlineStyleRanges": [],
+                "entityRanges": [{"offset": 0, "length": 1, "key": 0}],
+                "data": {},
+            }
+        ],
+        "entityMap": {
+            "0": {
+                "type": "IMAGE",
+                "mutability": "IMMUTABLE",
+                "data": {"id": image.pk, "alt": alt, "format": "fullwidth", "src": ""},
+            }
+        },
+    }
+    return ContentstateConverter(TEXT_FEATURES).to_database_format(json.dumps(contentstate))
 
 
 def body_with_payload_everywhere():
@@ -49,6 +74,8 @@ def body_with_payload_everywhere():
     return [
         {"type": "heading", "value": {"text": PAYLOAD, "anchor": ""}},
         {"type": "paragraph", "value": typed_rich_text(PAYLOAD)},
+        {"type": "paragraph", "value": typed_rich_text(PAYLOAD, line="header-two")},
+        {"type": "paragraph", "value": typed_text_picture(figure, alt=PAYLOAD)},
         {"type": "image", "value": {"image": figure.pk, "alt_text": PAYLOAD, "caption": PAYLOAD}},
         {"type": "quote", "value": {"quote": PAYLOAD, "attribution": PAYLOAD}},
         {"type": "code", "value": {"language": "python", "code": PAYLOAD, "caption": PAYLOAD}},
@@ -157,6 +184,10 @@ def test_the_post_page_shows_every_field_as_text(hostile_post, client):
     # Title, summary, author, topic chip, heading, paragraph, quote, attribution, code,
     # its caption, callout title and body, table caption, headings and cells, figure caption.
     assert text.count(PAYLOAD) >= 15
+    # A heading written in a Text block, with the id its readers link to, and a picture there.
+    [heading] = soup.select(".post__body h2[data-block-key][id]")
+    assert PAYLOAD in heading.get_text()
+    assert soup.find("img", alt=PAYLOAD, attrs={"data-content-check": "body-image"})
     assert soup.find("a", string=LINK_TEXT) is not None
     assert all(not a.get("href", "").startswith("javascript") for a in soup.find_all("a"))
 

@@ -38,7 +38,7 @@ def test_the_editors_checks_panel_flags_missing_card_alt_text_and_summary(staff,
     hero = editor.locator("[data-field-wrapper]:has(#id_hero_image)")
     choose_image(editor, hero, HERO_TITLE)
     add_topics(editor, "GPU reliability")
-    add_block(editor, "Paragraph")
+    add_block(editor, "Text")
     editor.locator("[data-contentpath='body'] [contenteditable='true']").last.fill(
         "Five words in the body."
     )

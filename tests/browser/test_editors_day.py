@@ -121,7 +121,7 @@ def test_an_editors_day(staff, contexts, shoot):
     body = editor.locator("[data-contentpath='body']")
     add_block(editor, "Heading")
     body.locator("[data-contentpath='text'] input").last.fill(HEADING)
-    add_block(editor, "Paragraph")
+    add_block(editor, "Text")
     body.locator("[contenteditable='true']").last.fill(PARAGRAPH)
     # Counted as it is typed (heading and paragraph), at the pace of the reader's "min read".
     word_count = editor.locator("#body-word-count")
