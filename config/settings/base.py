@@ -223,6 +223,11 @@ PAGE_CACHE_TTL = int(os.environ.get("PAGE_CACHE_TTL", "600"))
 # it off; entries live at most CONTENT_CACHE_TTL seconds.
 CONTENT_CACHE = env_bool("CONTENT_CACHE", True)
 CONTENT_CACHE_TTL = int(os.environ.get("CONTENT_CACHE_TTL", "600"))
+# The header and footer ({% wagtailcache %}, blog/caching/chrome.py) are part of it: Django's
+# cache tag keeps its blocks in the "template_fragments" cache when there is one.
+NO_TEMPLATE_FRAGMENTS = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+if not CONTENT_CACHE:
+    CACHES["template_fragments"] = NO_TEMPLATE_FRAGMENTS
 # Each process also keeps this many of the most recently used entries in its own memory
 # (blog/caching/memory.py; ~5 KB each on average, an article up to ~50 KB); 0 turns that off.
 CONTENT_CACHE_LOCAL_ENTRIES = int(os.environ.get("CONTENT_CACHE_LOCAL_ENTRIES", "2000"))
