@@ -12,7 +12,7 @@ from django.utils.feedgenerator import Atom1Feed, Enclosure, Rss201rev2Feed
 from django.utils.html import escape
 
 from .caching.fragments import PostFragment, render_fragments
-from .caching.generation import first_since_change
+from .caching.remembered import remember_ids
 from .models import BlogPage, BlogPageAuthor, BlogPageTopic, Topic
 from .seo import SHARE_IMAGE_SPEC, absolute_url, brand_name, site_root_url
 
@@ -52,8 +52,8 @@ class BlogAtomFeed(Atom1Feed):
 class BlogFeed(Feed):
     """The newest readable posts of one blog, or of one topic in it. Query strings are ignored.
 
-    Past routing, a feed costs one query for its posts' ids: each item is built once per post
-    and kept in the content cache (blog/caching/fragments.py).
+    Past routing, a feed's posts are remembered by id until the next change, and each item is
+    built once per post and kept in the content cache (blog/caching/fragments.py).
 
     What an editor typed is shown as typed. RSS cannot say whether a <title> or <description>
     is text or HTML, and feed readers render both as HTML (descriptions by the spec, titles by
@@ -78,11 +78,13 @@ class BlogFeed(Feed):
         # picture's size, a round trip each on S3, and the full text) is built once per post
         # and kept, like its card, until the content changes.
         fragment = feed_item_fragment()
+        newest, load = remember_ids(
+            f"fed:{self.blog.pk}:{self.topic_slug}",
+            self.newest_posts,
+            BlogPage.objects.select_related("hero_image").in_bulk,
+        )
         entries = render_fragments(
-            request,
-            [(post, fragment) for post in self.newest_posts()],
-            self.attach_labels,
-            load=BlogPage.objects.select_related("hero_image").in_bulk,
+            request, [(post, fragment) for post in newest], self.attach_labels, load=load
         )
         self.entries = [entry for entry in entries if entry]
         if self.topic_slug is not None and self.topic is None:
@@ -97,22 +99,15 @@ class BlogFeed(Feed):
         return response
 
     def newest_posts(self):
-        """The newest posts: whole posts for the first feed after a change (their topic comes
-        with their labels, attach_labels), then only their ids, from the listing's SQL
-        compiled once per process (blog/compiled.py)."""
-        if first_since_change(f"fed:{self.blog.pk}"):
-            posts = self.blog.posts()
-            if self.topic_slug is not None:
-                in_topic = BlogPageTopic.objects.filter(
-                    page=OuterRef("pk"), topic__slug=self.topic_slug
-                )
-                posts = posts.filter(Exists(in_topic))
-            return posts.select_related("hero_image")[: settings.BLOG_FEED_ITEMS]
+        """The newest posts, with their pictures (their topics come with their labels,
+        attach_labels)."""
+        posts = self.blog.posts()
         if self.topic_slug is not None:
-            self.topic = Topic.by_slug(self.topic_slug)
-            if self.topic is None:
-                raise Http404("No such topic")
-        return self.blog.listed_ids(self.topic)[: settings.BLOG_FEED_ITEMS]
+            in_topic = BlogPageTopic.objects.filter(
+                page=OuterRef("pk"), topic__slug=self.topic_slug
+            )
+            posts = posts.filter(Exists(in_topic))
+        return posts.select_related("hero_image")[: settings.BLOG_FEED_ITEMS]
 
     def attach_labels(self, posts):
         """Each post's author and topic names as post.feed_labels, in sort order, in one query;

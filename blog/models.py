@@ -2,7 +2,7 @@ import re
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator, MaxValueValidator, MinValueValidator
-from django.db import models, router
+from django.db import models
 from django.db.models import (
     Count,
     Exists,
@@ -34,13 +34,11 @@ from wagtail.models import Orderable, Page, PageManager
 from wagtail.query import PageQuerySet
 from wagtail.search import index
 
-from config.postgresql.plans import planned_for_their_values
 from home.library_adapters import give_parent, table_column
 
 from . import visibility
 from .blocks import BodyBlock
 from .caching.remembered import remember
-from .compiled import REQUEST_TIME, PagedIds, listing_shapes
 from .forms import BlogPageForm, CharacterLimitModelForm
 from .importing.models import ImportedItem  # noqa: F401  (registers the model with the blog app)
 from .panels import AtLeastOneChosenPanel, schedule_panels
@@ -137,9 +135,9 @@ class BlogPageQuerySet(PageQuerySet):
         """Posts a reader may see (blog/visibility.py)."""
         return visibility.visible(self)
 
-    def readable_below(self, page, now=None):
+    def readable_below(self, page):
         """readable() for the children of a page being served (blog/visibility.py)."""
-        return visibility.visible_children(page, self, now)
+        return visibility.visible_children(page, self)
 
     def newest_first(self):
         # Ties broken by the page table's own id, not the post table's link to it: SQLite then
@@ -272,8 +270,7 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
             # A post, fetched as itself in one query: Wagtail's own lookup fetches the base
             # page and then the post.
             post = BlogPage.objects.child_of(self).filter(slug=path_components[0])
-            post = visibility.with_restriction_flag(post.select_related("hero_image"))
-            post = post.annotate(first_topic_id=BlogPage.first_topic_of(OuterRef("pk"))).first()
+            post = visibility.with_restriction_flag(post.select_related("hero_image")).first()
             if post is not None:
                 give_parent(post, self)
                 return post.route(request, [])
@@ -286,30 +283,17 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
             return False
         return True
 
-    def posts(self, now=None):
-        return BlogPage.objects.readable_below(self, now).newest_first()
+    def posts(self):
+        return BlogPage.objects.readable_below(self).newest_first()
 
-    def listed(self, topic=None, featured=None, now=None):
+    def listed(self, topic=None, featured=None):
         """The posts a page of the listing shows: about the topic, or all but the featured."""
-        posts = BlogPage.objects.readable_below(self, now).newest_first()
+        posts = self.posts()
         if topic is not None:
             return posts.about(topic)
         if featured is not None:
             return posts.exclude(pk=featured.pk)
         return posts
-
-    def listed_ids(self, topic=None, featured=None):
-        """listed()'s ids, a page at a time, from SQL compiled once per process
-        (blog/compiled.py): everything the SQL depends on is in the shape. `topic` may be a
-        Topic or its id."""
-        using = router.db_for_read(BlogPage)
-        topic_id = topic.pk if isinstance(topic, Topic) else topic
-        shape = (using, self.pk, self.path, topic_id, featured and featured.pk)
-
-        def build():
-            return self.listed(topic, featured, now=REQUEST_TIME).using(using)
-
-        return PagedIds(listing_shapes.get(shape, build), using)
 
     def featured(self):
         """choose_featured, chosen once for every process until the content changes or a post
@@ -352,9 +336,7 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
             # whose rows carry the body, and the query reads them three times (a third less
             # database time, ~12 ms less at 10,000 posts).
             pages = visibility.visible_children(self, Page.objects.type(BlogPage))
-            # Planned for thousands of posts, not the one row a generic plan would guess.
-            with planned_for_their_values(router.db_for_read(Topic)):
-                return list(self.topics_with_counts(pages))
+            return list(self.topics_with_counts(pages))
 
         return remember(f"topic-counts:{self.pk}", count)
 
@@ -709,40 +691,12 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
     def blog_index(self):
         return self.get_parent().specific
 
-    @staticmethod
-    def topic_links_of(post):
-        """A post's topic links in the editor's order: the first is the topic its card shows."""
-        return BlogPageTopic.objects.filter(page=post).order_by(*EDITOR_ORDER)
-
-    @staticmethod
-    def first_topic_of(post):
-        """The id of a post's first topic, as a subquery."""
-        return Subquery(BlogPage.topic_links_of(post).values("topic")[:1])
-
-    def remembered_related_post_ids(self):
-        """related_post_ids, found once for every process until the content changes or a post
-        expires (only then can another take its place without a publish)."""
-        return remember(f"related-post-ids:{self.pk}", self.related_post_ids)
-
-    def related_post_ids(self, limit=3):
-        """related_posts' ids, read from the head of the first topic's listing, whose SQL is
-        compiled once per process (blog/compiled.py): building the related posts' query with
-        the ORM cost a post page more than a tenth of its time with every cache off. The
-        first topic comes with the post when routing fetched it (first_topic_id)."""
-        try:
-            topic_id = self.first_topic_id
-        except AttributeError:
-            topic_id = self.topic_links_of(self.pk).values_list("topic", flat=True).first()
-        if topic_id is None:
-            return []
-        head = self.get_parent().specific.listed_ids(topic_id)[: limit + 1]
-        return [post_id for post_id in head if post_id != self.pk][:limit]
-
     def related_posts(self, limit=3):
-        """Newest readable posts of this blog that share this post's first topic."""
-        return list(
+        """Newest readable posts of this blog that share this post's first topic (its card's)."""
+        first_topic = BlogPageTopic.objects.filter(page=self.pk).order_by(*EDITOR_ORDER)[:1]
+        return (
             BlogPage.objects.readable_below(self.get_parent())
-            .about(BlogPage.first_topic_of(self.pk))
+            .about(Subquery(first_topic.values("topic")))
             .exclude(pk=self.pk)
             .newest_first()
             .card_fields()[:limit]

@@ -8,7 +8,6 @@ The demo command prepares every picture of its posts the same way (`prepare_ever
 the first view after `make run` is as quick as the second.
 """
 
-import functools
 import time
 from collections import defaultdict
 
@@ -45,11 +44,9 @@ def expanded_specs(names):
     return specs
 
 
-@functools.cache
 def picture_filters(name):
-    """The named picture's renditions as Wagtail filters, built once per process (each parses
-    its spec the first time it is used, and keeps it), or None for a name not in
-    PICTURE_SPECS."""
+    """The named picture's renditions as Wagtail filters (each parses its spec the first time
+    it is used, and keeps it), or None for a name not in PICTURE_SPECS."""
     if name not in PICTURE_SPECS:
         return None
     return tuple(Filter(spec=spec) for spec in expanded_specs([name]))

@@ -19,8 +19,8 @@ from .caching.fragments import (
     POST_META,
     render_fragments,
 )
-from .caching.generation import first_since_change
 from .caching.pages import reads_page_number
+from .caching.remembered import remember_ids
 from .feeds import BlogAtom, BlogFeed
 from .models import BlogPage, prefetch_cards
 from .renditions import body_pictures
@@ -33,21 +33,21 @@ def listing_context(blog, request, topic=None):
     featured = blog.featured() if topic is None else None
     topics = blog.topic_counts()
     total_posts = topics[0].total_posts if topics else blog.posts().count()
-    # Right after a change no card is cached: the first listing fetches whole posts. Later
-    # ones fetch only ids; the cards come from the cache, and a post is fetched (by id)
-    # only for a card not in it.
-    if first_since_change(f"listed:{blog.pk}"):
-        listed = blog.listed(topic, featured).card_fields()
-    else:
-        listed = blog.listed_ids(topic, featured)
-    paginator = Paginator(listed, blog.posts_per_page)
+    paginator = Paginator(blog.listed(topic, featured).card_fields(), blog.posts_per_page)
     # The counts are known already: no second COUNT over the same rows.
     if topic is None:
         paginator.count = total_posts - (1 if featured else 0)
     else:
         paginator.count = next((t.post_count for t in topics if t.pk == topic.pk), 0)
     page = page_of(paginator, request)
-    page.object_list = list(page.object_list)
+    # The page's posts by id, until the next change; their cards come from the cache, and a
+    # post is fetched (by id) only for a card not in it.
+    ids, load = remember_ids(
+        f"listed:{blog.pk}:{topic and topic.pk}:{featured and featured.pk}:{page.number}",
+        lambda: page.object_list,
+        BlogPage.objects.card_fields().in_bulk,
+    )
+    page.object_list = ids
     featured = featured if page.number == 1 else None
     listed = [featured, *page.object_list] if featured else page.object_list
     # Each post's card and its entry in the structured data; what is not in the cache is
@@ -55,9 +55,7 @@ def listing_context(blog, request, topic=None):
     # for pictures.
     cards = [(post, FEATURED_CARD if post is featured else CARD) for post in listed]
     entries = [(post, LISTED_POST) for post in listed]
-    built = render_fragments(
-        request, cards + entries, prefetch_cards, load=BlogPage.objects.card_fields().in_bulk
-    )
+    built = render_fragments(request, cards + entries, prefetch_cards, load=load)
     cards, entries = built[: len(listed)], built[len(listed) :]
     listing_total = total_posts if topic is None else page.paginator.count
     # The header links to this blog; it need not look the blog up again.
@@ -96,11 +94,14 @@ def post_context(post, request):
     """A post's page: its head, its article and the cards of its related posts."""
     context = {}
     request._blog_index_for_header = post.blog_index
+    related, load = remember_ids(
+        f"related-posts:{post.pk}", post.related_posts, BlogPage.objects.card_fields().in_bulk
+    )
+    related_cards = [(other, CARD) for other in related]
     if getattr(request, "is_preview", False) or post.pk is None:
         # The editor's unsaved bylines, topics and body, under the live post's id: built
         # afresh, never shared. Only the related posts' cards are the live ones.
-        related = post.related_posts()
-        cards = render_fragments(request, [(other, CARD) for other in related], prefetch_cards)
+        cards = render_fragments(request, related_cards, prefetch_cards, load=load)
         meta, article = post_meta(post, request), None
         # Wagtail's checks count the words and reading time of the preview's first
         # `main, [role="main"]` (hard-coded in its core.js): there the body alone is the
@@ -108,20 +109,15 @@ def post_context(post, request):
         # <main> around the whole post, title included, where the skip link lands.
         context["main_is_article_body"] = getattr(request, "is_preview", False)
     else:
-        related = post.remembered_related_post_ids()
 
         def lookups(posts):
             # The body's pictures, if the article is built, with the heroes' renditions.
             prefetch_cards(posts, pictures=body_pictures(post) if post in posts else ())
 
-        # What is not cached is built after one query for the related posts not in the
-        # cache, and one each for the bylines, topics and pictures (heroes and body) of this
-        # post and the related ones together.
+        # What is not cached is built after one query each for the bylines, topics and
+        # pictures (heroes and body) of this post and the related ones together.
         meta, article, *cards = render_fragments(
-            request,
-            [(post, POST_META), (post, ARTICLE), *((other, CARD) for other in related)],
-            lookups,
-            load=BlogPage.objects.card_fields().in_bulk,
+            request, [(post, POST_META), (post, ARTICLE), *related_cards], lookups, load=load
         )
     context.update(meta=meta, article=article, related_posts=related, related_cards=cards)
     # The related posts share this post's first topic, which the meta names already.

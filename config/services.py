@@ -68,12 +68,14 @@ def opensearch_backends(environ):
     return {"default": backend}
 
 
-def replica_database(environ, conn_max_age):
+def replica_database(environ, conn_max_age, conn_health_checks=True):
     """DATABASES["replica"] for anonymous reader traffic, or None without DATABASE_REPLICA_URL."""
     url = environ.get("DATABASE_REPLICA_URL", "").strip()
     if not url:
         return None
-    replica = dj_database_url.parse(url, conn_max_age=conn_max_age, conn_health_checks=True)
+    replica = dj_database_url.parse(
+        url, conn_max_age=conn_max_age, conn_health_checks=conn_health_checks
+    )
     # Tests never build a second schema: the replica is the primary's copy, not a new database.
     replica["TEST"] = {"MIRROR": "default"}
     return replica

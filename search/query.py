@@ -8,7 +8,6 @@ ever reach them: quoted phrases become phrase searches, every other sign is drop
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
 
 from modelsearch.query import And, Phrase, PlainText
 
@@ -67,7 +66,6 @@ class ReaderQuery:
         return [*self.words, *(word for phrase in self.phrases for word in phrase.split())]
 
 
-@lru_cache(maxsize=4096)
 def fold_char(char):
     """One character without accents and case, still one character, so offsets line up."""
     base = unicodedata.normalize("NFD", char)[0].lower()
@@ -75,4 +73,8 @@ def fold_char(char):
 
 
 def fold(text):
+    """The text without accents and case, as long as it was. ASCII, nearly every post, needs
+    only lowering (twice as fast as folding each character, for a post's ~5,000)."""
+    if text.isascii():
+        return text.lower()
     return "".join(fold_char(char) for char in text)

@@ -1,10 +1,16 @@
-"""The parts of a listing page around its cards, each a function of a few values, rendered once
-for those values: the pagination (of the page's number and the number of pages), the topic
-filter (of the blog's address, the topics' counts and the topic chosen) and the head (of the
-posts listed). Django's templates spend ~0.4 ms on each, as long as the listing's query takes.
+"""The chrome around a page's content, rendered once for the values it shows.
+
+A listing's parts around its cards, each a function of a few values: the pagination (of the
+page's number and the number of pages), the topic filter (of the blog's address, the topics'
+counts and the topic chosen) and the head (of the posts listed). Django's templates spend
+~0.4 ms on each, as long as the listing's query takes.
+
+Every page's header and footer: Wagtail's {% wagtailcache %} (Django's {% cache %}, which
+renders previews afresh), keyed and timed by ChromeCache.
 """
 
 import functools
+import math
 
 from django.core.paginator import Paginator
 from django.template.loader import render_to_string
@@ -13,7 +19,31 @@ from blog.seo import blog_index_meta
 from home.middleware import site_id
 
 from .fragments import post_id
-from .remembered import remember
+from .generation import content_key, shared_cache_enabled
+from .remembered import lifetime_until_next_expiry, remember
+
+
+class ChromeCache:
+    """What {% wagtailcache %} keeps a block of the chrome by, as everything kept for readers:
+
+        {% wagtailcache chrome_cache.seconds site-footer chrome_cache.key %}
+
+    `key` names the content generation and the code release, so the next change retires the
+    block, and the site (links are relative on the reader's own site); `seconds` end it no
+    later than the next visible post's expiry. Templates ask for them only on a page that
+    caches a block. With the content cache off, blocks go to a cache that keeps nothing (the
+    "template_fragments" cache, config/settings) and neither asks for the generation."""
+
+    def __init__(self, request):
+        self.request = request
+
+    def key(self):
+        if not shared_cache_enabled():
+            return None
+        return f"{content_key('chrome')}:{site_id(self.request)}"
+
+    def seconds(self):
+        return math.ceil(lifetime_until_next_expiry()) if shared_cache_enabled() else 0
 
 
 @functools.lru_cache(maxsize=256)

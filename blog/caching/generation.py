@@ -185,15 +185,3 @@ def remember_until_changed(name, build, lifetime=None):
         return value
     memory.keep({key: value}, lifetime() if lifetime else settings.CONTENT_CACHE_TTL)
     return value
-
-
-def first_since_change(name):
-    """Whether this is the first time anyone asked since the content last changed (always, with
-    the content cache off): what is first after a change finds nothing cached."""
-    if not shared_cache_enabled():
-        return True
-    key = remembered_key(name)
-    if key in memory.fetch([key]):
-        return False
-    memory.keep({key: True}, settings.CONTENT_CACHE_TTL)
-    return True

@@ -20,6 +20,21 @@ def remember(name, build):
     return remember_until_changed(name, build, lifetime=lifetime_until_next_expiry)
 
 
+def remember_ids(name, find, fetch_by_id):
+    """The ids of the rows find() fetches, remembered as remember() does, and the function
+    render_fragments loads the rows it still needs with. The request that runs find() hands
+    on the rows it fetched, so the first one after a change reads them once; later requests
+    fetch by id (fetch_by_id, e.g. QuerySet.in_bulk) only those whose fragments are not kept."""
+    fetched = {}
+
+    def build():
+        fetched.update((row.pk, row) for row in find())
+        return list(fetched)
+
+    ids = remember(name, build)
+    return ids, lambda wanted: fetched or fetch_by_id(wanted)
+
+
 def lifetime_until_next_expiry(longest=None):
     """Seconds something built for readers may be kept: `longest` (CONTENT_CACHE_TTL by
     default), cut short when a visible post expires sooner. The next expiry only moves when

@@ -6,12 +6,11 @@ draft clicked while that request was on its way posted the add form again, and t
 request failed with "address taken". static/js/autosave-guard.js holds such a click until the
 autosave is answered; here the server treats a second post of the same add form as an edit of
 the post it already made, whatever the order. Each add form carries a key for that
-(BlogPageForm.CREATE_KEY), remembered for a day once the post exists.
+(BlogPageForm.CREATE_KEY), kept in the editor's session once the post exists.
 """
 
 import json
 
-from django.core.cache import cache
 from django.http import JsonResponse
 from django.templatetags.static import static
 from django.urls import resolve, reverse
@@ -22,28 +21,28 @@ from wagtail.admin.utils import set_query_params
 from ..forms import CREATE_KEY
 from ..models import BlogPage
 
-CREATE_KEY_LIFETIME = 24 * 60 * 60
+# The posts the editor's last add forms made, by the form's key, in their session.
+ADD_FORMS_SESSION_KEY = "blog:posts-made-by-add-forms"
+ADD_FORMS_KEPT = 20
 
 
-def created_post_key(request):
-    key = request.POST.get(CREATE_KEY, "")
-    if not key or not request.user.is_authenticated:
-        return None
-    return f"blog:add-form:{request.user.pk}:{key[:64]}"
+def add_form_key(request):
+    return request.POST.get(CREATE_KEY, "")[:64]
 
 
 @hooks.register("after_create_page")
 def remember_the_post_this_add_form_made(request, page):
-    if isinstance(page, BlogPage) and (key := created_post_key(request)):
-        cache.set(key, page.pk, CREATE_KEY_LIFETIME)
+    if isinstance(page, BlogPage) and (key := add_form_key(request)):
+        made = {**request.session.get(ADD_FORMS_SESSION_KEY, {}), key: page.pk}
+        request.session[ADD_FORMS_SESSION_KEY] = dict(list(made.items())[-ADD_FORMS_KEPT:])
 
 
 @hooks.register("before_create_page")
 def save_a_second_post_of_the_add_form_as_an_edit(request, parent_page, page_class):
     if request.method != "POST" or not issubclass(page_class, BlogPage):
         return None
-    key = created_post_key(request)
-    post_id = key and cache.get(key)
+    key = add_form_key(request)
+    post_id = key and request.session.get(ADD_FORMS_SESSION_KEY, {}).get(key)
     post = post_id and BlogPage.objects.child_of(parent_page).filter(pk=post_id).first()
     if not post:
         return None

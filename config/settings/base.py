@@ -126,12 +126,14 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "config.wsgi.application"
 
-# The embedded default is a SQLite file in the project; PostgreSQL comes in through DATABASE_URL.
+# The embedded default is a SQLite file in the project; PostgreSQL comes in through DATABASE_URL,
+# on Django's own backend. A kept connection (CONN_MAX_AGE) is checked before each request's
+# first query (CONN_HEALTH_CHECKS), so one a database restart ended is replaced, not an error.
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
+        conn_health_checks=env_bool("DB_CONN_HEALTH_CHECKS", True),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -142,28 +144,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
-elif env_bool("DB_PREPARED_STATEMENTS", True):
-    # Parameters sent apart from the SQL, and a statement run five times on one connection
-    # prepared: PostgreSQL then stops planning it again. A topic listing took ~1 ms to plan
-    # and 0.3 ms to run. Off behind a transaction-mode pooler older than PgBouncer 1.21.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        server_side_binding=True, prepare_threshold=5
-    )
 # An optional read replica for anonymous readers (config/db_router.py); editors stay on the primary.
-_replica = services.replica_database(os.environ, DATABASES["default"]["CONN_MAX_AGE"])
+_replica = services.replica_database(
+    os.environ,
+    DATABASES["default"]["CONN_MAX_AGE"],
+    conn_health_checks=DATABASES["default"]["CONN_HEALTH_CHECKS"],
+)
 if _replica:
-    _replica["OPTIONS"] = dict(DATABASES["default"].get("OPTIONS", {}))
     DATABASES["replica"] = _replica
     DATABASE_ROUTERS = ["config.db_router.ReplicaRouter"]
     MIDDLEWARE.insert(
         MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1,
         "config.db_router.ReaderReplicaMiddleware",
     )
-# Django's PostgreSQL backend, with a health check that skips its round trip while the server
-# has said nothing (config/postgresql/base.py).
-for _database in DATABASES.values():
-    if _database["ENGINE"] == "django.db.backends.postgresql":
-        _database["ENGINE"] = "config.postgresql"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -231,6 +224,11 @@ PAGE_CACHE_TTL = int(os.environ.get("PAGE_CACHE_TTL", "600"))
 # it off; entries live at most CONTENT_CACHE_TTL seconds.
 CONTENT_CACHE = env_bool("CONTENT_CACHE", True)
 CONTENT_CACHE_TTL = int(os.environ.get("CONTENT_CACHE_TTL", "600"))
+# The header and footer ({% wagtailcache %}, blog/caching/chrome.py) are part of it: Django's
+# cache tag keeps its blocks in the "template_fragments" cache when there is one.
+NO_TEMPLATE_FRAGMENTS = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+if not CONTENT_CACHE:
+    CACHES["template_fragments"] = NO_TEMPLATE_FRAGMENTS
 # Each process also keeps this many of the most recently used entries in its own memory
 # (blog/caching/memory.py; ~5 KB each on average, an article up to ~50 KB); 0 turns that off.
 CONTENT_CACHE_LOCAL_ENTRIES = int(os.environ.get("CONTENT_CACHE_LOCAL_ENTRIES", "2000"))

@@ -26,6 +26,7 @@ LOGGING = {**LOGGING, "root": {"handlers": ["console"], "level": "WARNING"}}  # 
 # shared content cache keyed on the same generation (the content_cache fixture).
 PAGE_CACHE = False
 CONTENT_CACHE = False
+CACHES["template_fragments"] = NO_TEMPLATE_FRAGMENTS  # noqa: F405
 # The shared file cache also holds what a dev server or a benchmark cached for another database
 # (Wagtail's site root paths among it), which would leak into tests: tests of each database get
 # a cache directory of their own, shared by the test process and the servers it starts. Each

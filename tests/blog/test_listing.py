@@ -3,12 +3,21 @@
 from datetime import timedelta
 
 import pytest
+import time_machine
 from bs4 import BeautifulSoup
+from django.db import connection
 from django.utils import timezone
 from wagtail.models import PageViewRestriction
 
 from blog.editorial.featuring import set_featured
-from tests.factories import draft_post, make_blog_index, make_topic, publish_post, publish_posts
+from tests.factories import (
+    draft_post,
+    make_blog_index,
+    make_topic,
+    publish_brief_post,
+    publish_post,
+    publish_posts,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -235,3 +244,36 @@ def test_a_post_suggests_the_newest_live_posts_of_its_first_topic(client, blog, 
     soup = BeautifulSoup(client.get(posts[0].url).content, "html.parser")
     related = [a.get_text(strip=True) for a in soup.select(".related .card__title a")]
     assert related == ["On topic 1", "On topic 2", "On topic 3"]
+
+
+def test_a_remembered_listing_drops_a_post_at_its_expiry_before_the_scheduler_runs(
+    client, blog, author, topic, content_cache, commit
+):
+    now = timezone.now()
+    with commit():
+        publish_posts(blog, 3, authors=[author], topics=[topic], start=now)
+        publish_brief_post(blog, now, authors=[author], topics=[topic])
+    listed = ["Post 000", "Brief", "Post 001", "Post 002"]
+    for url in ("/blog/", f"/blog/topic/{topic.slug}/"):
+        # The first listing after a change finds the posts; the next one remembers them.
+        assert grid_titles(client.get(url)) == listed
+        assert grid_titles(client.get(url)) == listed
+    with time_machine.travel(now + timedelta(minutes=1), tick=False):
+        for url in ("/blog/", f"/blog/topic/{topic.slug}/"):
+            assert grid_titles(client.get(url)) == ["Post 000", "Post 001", "Post 002"]
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's query planner")
+def test_on_sqlite_a_listing_walks_the_newest_posts_without_sorting_them_all(blog, author, topic):
+    """Filtered on the page table's content type, SQLite took that index and sorted every
+    post of the blog for each page: 5.4 ms a listing at 10,000 posts, against 0.07 ms
+    walking the publication-date index newest first."""
+    publish_posts(blog, 3, authors=[author], topics=[topic])
+    for listed_topic in (None, topic):
+        page = blog.listed(listed_topic).values_list("pk", flat=True)[:12]
+        sql, params = page.query.sql_with_params()
+        with connection.cursor() as cursor:
+            cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)
+            plan = " / ".join(row[-1] for row in cursor.fetchall())
+        assert "first_published_at" in plan, plan
+        assert "TEMP B-TREE" not in plan, plan

@@ -1,10 +1,9 @@
-"""The page chrome each process remembers ({% remembered %}: header, footer, the blog's search
-box) still shows what each reader's page should: their query, their blog, the settings as an
-editor last saved them, and an editor's preview."""
+"""The header and footer every process caches ({% wagtailcache %} by the content generation,
+blog/caching/chrome.py) still show what each reader's page should: their query, their blog,
+the settings as an editor last saved them, and an editor's preview."""
 
 import pytest
 from bs4 import BeautifulSoup
-from django.template import Context, Template, TemplateSyntaxError
 from wagtail.models import Site
 
 from home.models import SiteSettings
@@ -87,14 +86,3 @@ def test_a_preview_shows_the_unsaved_title_line_and_readers_never_do(client, rf,
     response = preview_blog(rf, admin_user, blog, title_line="an unsaved line")
     assert title_line(response) == "an unsaved line"
     assert title_line(client.get("/blog/", HTTP_HOST=host)) == "blog · field reports"
-
-
-def test_a_remembered_block_needs_a_name():
-    with pytest.raises(TemplateSyntaxError):
-        Template("{% load chrome_tags %}{% remembered %}x{% endremembered %}")
-
-
-def test_a_remembered_block_without_a_request_renders_afresh():
-    template = Template('{% load chrome_tags %}{% remembered "n" %}{{ word }}{% endremembered %}')
-    assert template.render(Context({"word": "one"})) == "one"
-    assert template.render(Context({"word": "two"})) == "two"

@@ -132,6 +132,20 @@ def test_the_replica_url_becomes_a_second_database():
     assert replica["TEST"] == {"MIRROR": "default"}
 
 
+def test_kept_connections_are_checked_before_each_request_unless_turned_off(reload_settings):
+    settings = reload_settings(DATABASE_REPLICA_URL="postgres://reader@replica:5432/blog")
+    assert settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] is True
+    assert settings.DATABASES["replica"]["CONN_HEALTH_CHECKS"] is True
+    settings = reload_settings(DB_CONN_HEALTH_CHECKS="off", DB_CONN_MAX_AGE="30")
+    assert settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] is False
+    assert settings.DATABASES["replica"]["CONN_HEALTH_CHECKS"] is False
+    assert settings.DATABASES["default"]["CONN_MAX_AGE"] == 30
+    assert settings.DATABASES["default"]["ENGINE"] in {
+        "django.db.backends.postgresql",
+        "django.db.backends.sqlite3",
+    }
+
+
 def test_settings_wire_the_replica_router_after_authentication(reload_settings):
     settings = reload_settings(DATABASE_REPLICA_URL="postgres://reader@replica:5432/blog")
     assert settings.DATABASES["replica"]["HOST"] == "replica"

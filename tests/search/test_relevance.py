@@ -4,7 +4,7 @@ import pytest
 
 from tests.factories import publish_post
 
-from .helpers import body, result_titles
+from .helpers import body, excerpts, result_titles
 
 pytestmark = pytest.mark.django_db
 
@@ -48,6 +48,13 @@ def test_case_and_accents_do_not_matter(client, blog, author, topic):
     publish_post(blog, "Notes from the Café", authors=[author], topics=[topic])
     assert result_titles(client.get("/search/", {"q": "CAFE"})) == ["Notes from the Café"]
     assert result_titles(client.get("/search/", {"q": "café"})) == ["Notes from the Café"]
+
+
+def test_the_excerpt_marks_the_accented_word_found_and_only_it(client, blog, author, topic):
+    summary = "Über Kaffee: what the Café in Zürich taught us about restarts."
+    publish_post(blog, "Coffee", summary=summary, authors=[author], topics=[topic])
+    marked = excerpts(client.get("/search/", {"q": "cafe"}))
+    assert marked == ["Über Kaffee: what the <mark>Café</mark> in Zürich taught us about restarts."]
 
 
 def test_a_quoted_phrase_needs_the_words_together(client, blog, author, topic):
