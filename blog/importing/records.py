@@ -32,7 +32,7 @@ class TopicRef:
     old_addresses: list[str] = field(default_factory=list)
 
 
-LATER_FIELDS = ("modified_at", "password")
+LATER_FIELDS = ("modified_at", "password", "members_only")
 
 
 @dataclass
@@ -46,6 +46,8 @@ class PostRecord:
     modified_at: datetime | None = None
     # A post the source showed only to readers with this password (WordPress).
     password: str = ""
+    # A post only the old site's signed-in members could read (Ghost's visibility).
+    members_only: bool = False
     authors: list[Person] = field(default_factory=list)
     topics: list[TopicRef] = field(default_factory=list)  # the primary one first
     summary: str = ""
