@@ -70,6 +70,9 @@ class PostRecord:
         """Changes whenever anything the import writes from this record changes."""
         data = asdict(self)
         data.pop("line")
+        # Where the files were read from, not what they say: an uploaded zip is unpacked into a
+        # new folder each time.
+        data.pop("base_dir")
         # Fields added later count only when set: a re-run of an older import stays unchanged.
         for name in LATER_FIELDS:
             if not data[name]:

@@ -209,6 +209,10 @@ def test_a_real_export_through_the_admin_screen(client, blog, name):
     done = client.post("/admin/blog/import/", {"confirm": "1"}, follow=True)
     assert done.status_code == 200
     assert BlogPage.objects.count() == len(export.posts)
+    # The same export again, unpacked into another folder: nothing to change.
+    again = client.post("/admin/blog/import/", {"export": upload_of(EXPORTS[name])})
+    text = BeautifulSoup(again.content, "html.parser").get_text(" ", strip=True)
+    assert f"Would stay unchanged {len(export.posts)}" in text
 
 
 WPTEST = EXPORTS["wptest"]
