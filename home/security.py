@@ -9,10 +9,13 @@ from django.conf import settings
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django_ratelimit.decorators import ratelimit
 from wagtail.admin.views.account import PasswordResetView
 from wagtail.documents.views import serve as documents
 from wagtail.views import authenticate_with_password
+
+from blog.editorial.roles import PUBLISHERS
 
 
 def client_ip(request):
@@ -56,8 +59,8 @@ class ContentSecurityPolicyMiddleware(CSPMiddleware):
 
 
 class RequestBodyLimitMiddleware:
-    """413 for a body over MAX_REQUEST_BODY (MAX_EDITOR_REQUEST_BODY for admin users), before
-    anything reads it.
+    """413 for a body over MAX_REQUEST_BODY (MAX_EDITOR_REQUEST_BODY for admin users,
+    MAX_IMPORT_REQUEST_BODY for a Publisher's export upload), before anything reads it.
 
     DATA_UPLOAD_MAX_MEMORY_SIZE leaves files out: Django spools an uploaded file to disk whatever
     its size, even one posted anonymously to the sign-in form. Django reads at most CONTENT_LENGTH
@@ -73,12 +76,23 @@ class RequestBodyLimitMiddleware:
         if not (declared.isascii() and declared.isdigit()):
             return _malformed_length()
         length = int(declared)
-        if length > settings.MAX_REQUEST_BODY and (
-            length > settings.MAX_EDITOR_REQUEST_BODY
-            or not request.user.has_perm("wagtailadmin.access_admin")
-        ):
+        if length > settings.MAX_REQUEST_BODY and length > _largest_body_from(request):
             return _request_too_large()
         return self.get_response(request)
+
+
+def _largest_body_from(request):
+    """Anyone: MAX_REQUEST_BODY. Admin users: MAX_EDITOR_REQUEST_BODY. A Publisher on the import
+    screen: MAX_IMPORT_REQUEST_BODY, a blog's export with its pictures (the one query is asked
+    only of a body that large)."""
+    user = request.user
+    if not user.has_perm("wagtailadmin.access_admin"):
+        return settings.MAX_REQUEST_BODY
+    if request.path_info == reverse("blog_import_posts") and (
+        user.is_superuser or user.groups.filter(name=PUBLISHERS).exists()
+    ):
+        return max(settings.MAX_IMPORT_REQUEST_BODY, settings.MAX_EDITOR_REQUEST_BODY)
+    return settings.MAX_EDITOR_REQUEST_BODY
 
 
 def _request_too_large():

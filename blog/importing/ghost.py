@@ -8,7 +8,7 @@ from django.utils.html import escape
 from django.utils.text import slugify
 
 from .ghost_cards import lexical_html, mobiledoc_html
-from .records import DRAFT, LIVE, PRIVATE, SCHEDULED, Export, Person, Picture, PostRecord, TopicRef
+from .records import DRAFT, LIVE, SCHEDULED, Export, Person, Picture, PostRecord, TopicRef
 from .safety import ExportError, check_size
 
 STATUSES = {"published": LIVE, "draft": DRAFT, "scheduled": SCHEDULED}
@@ -155,14 +155,14 @@ def post_record(post, tags, users, post_tags, post_authors, metas):
     if status is None:
         raise ValueError(f"unknown status “{post.get('status')}”")
     visibility = post.get("visibility") or "public"
-    if visibility != "public" and status != DRAFT:
+    members_only = visibility != "public" and status != DRAFT
+    if members_only:
         # Ghost's members have no accounts here: what only they could read stays off the open
         # web, published behind sign-in for the team, until an editor opens it to everyone.
         notes.append(
             f"Only Ghost members could read it (visibility “{visibility}”): published behind "
             "sign-in, not public."
         )
-        status = PRIVATE
     meta = {**metas.get(post_id, {}), **post}
     if meta.get("codeinjection_head") or meta.get("codeinjection_foot"):
         notes.append("Its code injection was not imported: scripts and styles are never carried.")
@@ -191,6 +191,7 @@ def post_record(post, tags, users, post_tags, post_authors, metas):
         body_html=body_html(post, notes),
         old_addresses=[f"/{old_slug}/"] if old_slug else [],
         featured=post.get("featured") in (True, 1, "1", "true"),
+        members_only=members_only,
         notes=notes,
     )
 

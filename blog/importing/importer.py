@@ -2,7 +2,8 @@
 
 What the source published is published here at once, dated as the source dated it; only what
 the source did not publish (draft, pending, private) waits as a draft, a future post is
-scheduled and a password-protected one stays behind the same password. Nothing a post lacks
+scheduled, a password-protected one stays behind the same password and one only the old site's
+members could read (Ghost) is live behind sign-in. Nothing a post lacks
 holds it back: no hero picture, missing alt text, no summary or no topic are left to the
 editor's content checks, a summary over the limit is shortened, an untitled post gets a title
 the editor can find and a post without an author the blog's default byline; the report says
@@ -56,6 +57,7 @@ RESULTS = [CREATED, UPDATED, UNCHANGED, SKIPPED, FAILED]
 
 # Where a post stands for readers once the import is done.
 PROTECTED = "protected"  # live, behind its old password
+SIGNED_IN = "signed-in"  # live, for signed-in readers only, as the old site's members were
 
 
 @dataclass
@@ -65,7 +67,8 @@ class Outcome:
     reason: str = ""
     notes: list = field(default_factory=list)
     page_id: int | None = None
-    state: str = ""  # LIVE, PROTECTED, SCHEDULED or DRAFT; "" for what is not a post here
+    # LIVE, PROTECTED, SIGNED_IN, SCHEDULED or DRAFT; "" for what is not a post here.
+    state: str = ""
     without_hero: bool = False
 
 
@@ -87,7 +90,8 @@ class Report:
 
     def states(self):
         counted = Counter(outcome.state for outcome in self.outcomes if outcome.state)
-        return {state: counted.get(state, 0) for state in (LIVE, PROTECTED, SCHEDULED, DRAFT)}
+        states = (LIVE, PROTECTED, SIGNED_IN, SCHEDULED, DRAFT)
+        return {state: counted.get(state, 0) for state in states}
 
     def as_json(self):
         return asdict(self)
@@ -106,11 +110,13 @@ class Report:
         """What readers will see, first: "56 posts will be live, 1 scheduled, 2 drafts; 12
         pictures were not in the export." Then what was left out and what failed."""
         states, counts = self.states(), self.counts()
-        live = states[LIVE] + states[PROTECTED]
-        will = "will be" if self.dry_run else "are"
+        live = states[LIVE] + states[PROTECTED] + states[SIGNED_IN]
+        will = "will be" if self.dry_run else "is" if live == 1 else "are"
         parts = [f"{plural(live, 'post')} {will} live"]
-        if states[PROTECTED]:
-            parts[0] += f" ({states[PROTECTED]} behind its old password)"
+        behind = [f"{states[PROTECTED]} behind its old password"] if states[PROTECTED] else []
+        behind += [f"{states[SIGNED_IN]} behind sign-in"] if states[SIGNED_IN] else []
+        if behind:
+            parts[0] += f" ({', '.join(behind)})"
         parts.append(f"{states[SCHEDULED]} scheduled")
         parts.append(plural(states[DRAFT], "draft"))
         sentence = ", ".join(parts)
@@ -217,8 +223,10 @@ class Importer:
         if not waiting:
             return
         live = set(Page.objects.filter(pk__in=waiting, live=True).values_list("pk", flat=True))
-        protected = set(
-            PageViewRestriction.objects.filter(page__in=waiting).values_list("page", flat=True)
+        restricted = dict(
+            PageViewRestriction.objects.filter(page__in=waiting).values_list(
+                "page", "restriction_type"
+            )
         )
         scheduled = {
             int(pk)
@@ -228,7 +236,10 @@ class Importer:
         }
         for pk, outcome in waiting.items():
             if pk in live:
-                outcome.state = PROTECTED if pk in protected else LIVE
+                outcome.state = {
+                    PageViewRestriction.PASSWORD: PROTECTED,
+                    PageViewRestriction.LOGIN: SIGNED_IN,
+                }.get(restricted.get(pk), LIVE)
             else:
                 outcome.state = SCHEDULED if pk in scheduled else DRAFT
 
@@ -402,10 +413,15 @@ class Importer:
             notes.append("Its scheduled time has passed: published now, dated as scheduled.")
             status = LIVE
         password = record.password if status in {LIVE, SCHEDULED} else ""
+        members_only = record.members_only and status in {LIVE, SCHEDULED} and not password
+        state = status
+        if status == LIVE and (password or members_only):
+            state = PROTECTED if password else SIGNED_IN
         return {
             "status": status,
-            "state": PROTECTED if password and status == LIVE else status,
+            "state": state,
             "password": password,
+            "members_only": members_only,
             "title": title,
             "summary": summary,
             "hero_id": hero_id,
@@ -450,6 +466,8 @@ class Importer:
             outcome.notes.append("It is no longer published in the export: unpublished.")
             post.unpublish(user=self.user)
         self.protect(post, fields["password"], outcome)
+        if fields["members_only"]:
+            self.for_signed_in_readers(post)
         publishing = status in {LIVE, SCHEDULED}
         # Publishing now validates the post as it saves it (Wagtail's publish cleans), so it is
         # cleaned once; a post scheduled for later is cleaned here, drafts may be incomplete.
@@ -488,6 +506,13 @@ class Importer:
             restriction.password = password
             restriction.save(update_fields=["password"])
             outcome.notes.append("Its password changed in the old blog: the new one applies.")
+
+    def for_signed_in_readers(self, post):
+        """What only the old site's members could read: only signed-in readers read it here
+        (the parser's note says so)."""
+        PageViewRestriction.objects.get_or_create(
+            page=post, restriction_type=PageViewRestriction.LOGIN
+        )
 
     def remember(self, item, key, post, digest, old_paths, missing_pictures):
         if item is None:

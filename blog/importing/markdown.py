@@ -403,7 +403,8 @@ def page_record(site, page):
         person = Person(slug=slugify(value)[:120], name=value[:120])
         if person.slug and person.slug not in {a.slug for a in authors}:
             authors.append(person)
-    slug = slugify(str(meta.get("slug") or stem_slug)) or slugify(title)
+    # A dot parts words, as in version numbers: homebrew-1.0.0 is not homebrew-100.
+    slug = slugify(str(meta.get("slug") or stem_slug).replace(".", "-")) or slugify(title)
     notes = []
     old = old_address(site, page, meta, stem_slug, published, categories, notes)
     aliases = as_list(meta.get("aliases")) + as_list(meta.get("redirect_from"))

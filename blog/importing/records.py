@@ -32,7 +32,7 @@ class TopicRef:
     old_addresses: list[str] = field(default_factory=list)
 
 
-LATER_FIELDS = ("modified_at", "password")
+LATER_FIELDS = ("modified_at", "password", "members_only")
 
 
 @dataclass
@@ -46,6 +46,8 @@ class PostRecord:
     modified_at: datetime | None = None
     # A post the source showed only to readers with this password (WordPress).
     password: str = ""
+    # A post only the old site's signed-in members could read (Ghost's visibility).
+    members_only: bool = False
     authors: list[Person] = field(default_factory=list)
     topics: list[TopicRef] = field(default_factory=list)  # the primary one first
     summary: str = ""
@@ -68,6 +70,9 @@ class PostRecord:
         """Changes whenever anything the import writes from this record changes."""
         data = asdict(self)
         data.pop("line")
+        # Where the files were read from, not what they say: an uploaded zip is unpacked into a
+        # new folder each time.
+        data.pop("base_dir")
         # Fields added later count only when set: a re-run of an older import stays unchanged.
         for name in LATER_FIELDS:
             if not data[name]:

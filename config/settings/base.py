@@ -461,3 +461,6 @@ MAX_EDITOR_REQUEST_BODY = int(
         max(WAGTAILIMAGES_MAX_UPLOAD_SIZE, WAGTAILDOCS_MAX_UPLOAD_SIZE or 0) + 1024 * 1024,
     )
 )
+# A Publisher uploading a blog's export with its pictures (the import screen): the largest
+# export the import reads (blog/importing/safety.py, MAX_EXPORT_BYTES, 200 MB) plus the form.
+MAX_IMPORT_REQUEST_BODY = int(os.environ.get("MAX_IMPORT_REQUEST_BODY", 201 * 1024 * 1024))

@@ -3,6 +3,7 @@
 import io
 import os
 import struct
+import zipfile
 import zlib
 
 import pytest
@@ -13,6 +14,11 @@ from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 from PIL import Image as PILImage
 from wagtail.documents.models import Document
 from wagtail.images.models import Image
+
+from tests.blog.importing.conftest import FIXTURES
+from tests.blog.scheduling import make_user
+
+WPTEST = FIXTURES / "real" / "wptest" / "wptest.xml"
 
 
 def png_declaring(width, height):
@@ -186,3 +192,34 @@ def test_an_editor_is_held_to_the_editor_cap(editor_client, settings):
     response, _ = post_form(editor_client, "/admin/images/add/", {"title": "big", "file": file})
     assert response.status_code == 413
     assert not Image.objects.exists()
+
+
+def export_with_pictures(megabytes):
+    """A real WordPress export zipped with a picture of `megabytes` MB, as a Publisher sends
+    a blog with its uploads."""
+    data = io.BytesIO()
+    with zipfile.ZipFile(data, "w") as archive:
+        archive.write(WPTEST, "blog/wptest.xml")
+        archive.writestr("blog/uploads/2013/03/noise.png", noise_png(megabytes))
+    return SimpleUploadedFile("blog.zip", data.getvalue())
+
+
+@pytest.mark.django_db
+def test_a_publisher_sends_an_export_with_its_pictures_over_the_editor_cap(client, blog, settings):
+    settings.MAX_EDITOR_REQUEST_BODY = 3 * MB
+    client.force_login(make_user("petra", group="Publishers"))
+    response, _ = post_form(client, "/admin/blog/import/", {"export": export_with_pictures(4)})
+    assert response.status_code == 200
+    assert "Would be created" in response.content.decode()
+    # Only the export upload takes that much; an image is held to the editor cap.
+    file = SimpleUploadedFile("noise.png", noise_png(4))
+    response, body = post_form(client, "/admin/images/add/", {"title": "big", "file": file})
+    assert response.status_code == 413 and body.tell() == 0
+
+
+@pytest.mark.django_db
+def test_an_editor_sending_an_export_is_held_to_the_editor_cap(editor_client, blog, settings):
+    settings.MAX_EDITOR_REQUEST_BODY = 3 * MB
+    fields = {"export": export_with_pictures(4)}
+    response, body = post_form(editor_client, "/admin/blog/import/", fields)
+    assert response.status_code == 413 and body.tell() == 0

@@ -163,3 +163,60 @@ def test_an_imported_body_opens_in_the_editor_with_its_formatting(admin_client, 
 def test_a_page_link_in_an_export_names_no_page_of_this_site():
     body = html_to_blocks('<p>See <a linktype="page" id="1" href="/old/">the old post</a>.</p>')
     assert body.blocks[0]["value"] == '<p>See <a href="/old/">the old post</a>.</p>'
+
+
+def test_jetpack_player_shortcodes_become_embeds_or_links_never_raw():
+    body = html_to_blocks(
+        "[youtube=http://www.youtube.com/watch?v=ex8fMxXJDJw]\n\n"
+        "[vimeo 76979871]\n\n"
+        "[wpvideo tFnqC9XQ w=680]\n\n"
+        "[tweet]"
+    )
+    assert [block["value"]["embed"] for block in body.blocks if block["type"] == "embed"] == [
+        "https://www.youtube.com/watch?v=ex8fMxXJDJw",
+        "https://vimeo.com/76979871",
+    ]
+    # VideoPress is not a site the embed block knows: its video's page, as a link.
+    assert 'href="https://videopress.com/v/tFnqC9XQ"' in str(body.blocks)
+    assert len(body.blocks) == 3  # and nothing of the [tweet] that named no tweet
+    assert "A WordPress [tweet] shortcode named nothing to show; it was left out." in body.notes
+
+
+def test_wordpress_code_shortcodes_become_code_blocks():
+    body = html_to_blocks(
+        '[sourcecode language="python"]\nif a &lt; b:\n    print("less")\n[/sourcecode]'
+        "<p>Then:</p>[code]make test[/code]"
+    )
+    assert kinds(body) == ["code", "paragraph", "code"]
+    assert body.blocks[0]["value"]["language"] == "python"
+    assert body.blocks[0]["value"]["code"] == 'if a < b:\n    print("less")'
+    assert body.blocks[2]["value"] == {"language": "text", "code": "make test", "caption": ""}
+
+
+def test_a_shortcode_no_plugin_here_knows_is_left_out_but_code_keeps_its_brackets():
+    body = html_to_blocks(
+        '<p>Write to us:</p>\n[contact-form-7 id="12" title="Contact"]\n\n'
+        "<p>[googlemaps https://maps.example/x]</p>"
+        "<p>A word [sic] in brackets stays.</p>"
+        "<pre><code>[core]\n    editor = vim\n</code></pre>"
+    )
+    text = str(body.blocks)
+    assert "contact-form-7" not in text and "googlemaps" not in text
+    assert "A word [sic] in brackets stays." in text
+    assert "[core]" in body.blocks[-1]["value"]["code"]
+    assert (
+        "A WordPress shortcode “[contact-form-7]” has no equivalent here; it was left out."
+        in body.notes
+    )
+    assert (
+        "A WordPress shortcode “[googlemaps]” has no equivalent here; it was left out."
+        in body.notes
+    )
+
+
+def test_an_old_http_video_address_is_embedded_over_https():
+    body = html_to_blocks("http://www.youtube.com/watch?v=nwe-H6l4beM\n\nWatch it.")
+    assert body.blocks[0] == {
+        "type": "embed",
+        "value": {"embed": "https://www.youtube.com/watch?v=nwe-H6l4beM", "caption": ""},
+    }

@@ -104,6 +104,11 @@ def test_published_posts_keep_their_publication_and_modification_dates(run_impor
     assert post.last_published_at == datetime(2025, 7, 2, 10, 0, tzinfo=UTC)
 
 
+def test_the_report_leads_with_one_post_in_the_singular(run_import, tmp_path):
+    report = run_import(export(tmp_path, item(1, "Alone")))
+    assert report.startswith("1 post is live, 0 scheduled, 0 drafts.")
+
+
 def test_a_long_summary_is_shortened_at_a_sentence_and_reported(run_import, tmp_path):
     long = "The first sentence says what happened. " * 12
     report = run_import(export(tmp_path, item(1, "Wordy", excerpt=long)))
