@@ -11,7 +11,7 @@ from django.core.wsgi import get_wsgi_application
 from django.db import connection, connections
 
 pytestmark = [
-    pytest.mark.django_db(transaction=True),
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
     pytest.mark.skipif(connection.vendor != "postgresql", reason="a PostgreSQL server"),
 ]
 
