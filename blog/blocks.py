@@ -33,25 +33,7 @@ RICH_TEXT_FEATURES = [
 # What a post's text holds: everything Wagtail's rich text can, written as in one document
 # (Markdown shortcuts and the "/" menu included). What needs fields of its own, such as code
 # with a language, tables, callouts and captioned pictures, stays a block.
-TEXT_FEATURES = [
-    "h2",
-    "h3",
-    "h4",
-    "bold",
-    "italic",
-    "link",
-    "document-link",
-    "ol",
-    "ul",
-    "blockquote",
-    "code",
-    "superscript",
-    "subscript",
-    "strikethrough",
-    "hr",
-    "image",
-    "embed",
-]
+TEXT_FEATURES = ["h2", "h3", "h4", *RICH_TEXT_FEATURES, "blockquote", "hr", "image", "embed"]
 
 CODE_LANGUAGES = [
     ("bash", "Shell"),
