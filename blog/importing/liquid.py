@@ -7,6 +7,8 @@ address of that post, which the importer then points at the post's new page. Cod
 as they are. Figures, YouTube and Vimeo videos, tweets and gists become a picture, an embed or a
 link. What has no equivalent here (an {% include %} of the old theme, template logic, a
 shortcode of the old theme) is left out, its words kept where it had some, with a note.
+A value of the post or the site ({{ page.title }}, {{ site.title }}) becomes its text, as the old
+site showed it.
 """
 
 import re
@@ -35,8 +37,9 @@ ARGUMENT = re.compile(r"""(?:(\w+)=)?("[^"]*"|'[^']*'|`[^`]*`|[^\s"'`]+)""")
 
 
 class Expander:
-    def __init__(self, addresses, notes):
+    def __init__(self, addresses, notes, values=None):
         self.addresses, self.notes = addresses, notes
+        self.values = values or {}
         self.kept = []
 
     def protect(self, text):
@@ -100,6 +103,8 @@ class Expander:
         quoted = re.fullmatch(r"""(["'])(.*)\1""", value)
         if quoted and all(f in {"relative_url", "absolute_url"} for f in filters):
             return quoted.group(2)  # "/docs/x/" | relative_url: an address on the old site
+        if value in self.values and not filters:
+            return escape(self.values[value], quote=False)
         self.note(f"A Liquid value {{{{ {expression[:40]} }}}} was left out.")
         return ""
 
@@ -181,9 +186,10 @@ def arguments_of(text):
     return positional, named
 
 
-def expand_templates(body, addresses, notes, tool):
-    """The body with the old tool's template syntax turned into Markdown and HTML."""
-    expander = Expander(addresses, notes)
+def expand_templates(body, addresses, notes, tool, values=None):
+    """The body with the old tool's template syntax turned into Markdown and HTML. `values`
+    are the texts of {{ page.… }} and {{ site.… }} by name ("page.title": "Hello")."""
+    expander = Expander(addresses, notes, values)
     if tool != "hugo":
         body = expander.liquid(body)
     if tool != "jekyll":

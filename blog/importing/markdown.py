@@ -25,6 +25,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, timezone
+from html import unescape
 from pathlib import Path, PurePosixPath
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -294,16 +295,47 @@ def parse_markdown_folder(folder):
             addresses[key] = record.old_addresses[0] if record.old_addresses else ""
     posts = []
     for page, record in records:
+        values = template_values(site, page, record)
         try:
-            record.body_html = markdown_html(
-                expand_templates(page.body, addresses, record.notes, site.tool)
-            )
+            body = expand_templates(page.body, addresses, record.notes, site.tool, values)
+            record.body_html = without_repeated_title(markdown_html(body), record.title)
         except RecursionError:
             skipped.append((page.name, "it could not be read: its body is nested too deeply"))
             continue
         posts.append(record)
     source = f"markdown:{site.url or folder.name}"
     return Export(source=source, posts=posts, skipped=skipped, base_url=site.url)
+
+
+def template_values(site, page, record):
+    """What {{ page.… }} and {{ site.… }} printed on the old site, where it is plain text."""
+    values = {f"site.{key}": value for key, value in site.config.items()}
+    values.update({f"page.{key}": value for key, value in page.meta.items()})
+    values["page.title"] = record.title
+    if record.published_at:
+        values["page.date"] = record.published_at.astimezone(site.zone).strftime("%-d %b %Y")
+    return {
+        name: str(value)
+        for name, value in values.items()
+        if isinstance(value, str | int | float | date) and not isinstance(value, bool)
+    }
+
+
+REPEATED_TITLE = re.compile(r"\A\s*<h[12][^>]*>(.*?)</h[12]>\s*", re.S)
+
+
+def without_repeated_title(html, title):
+    """The body without a first heading that only repeats the title: themes without a title of
+    their own had the post write it ({{ page.title }} over a line of ===), and the post page
+    shows the title already."""
+    heading = REPEATED_TITLE.match(html)
+    if heading and words_of(unescape(re.sub(r"<[^>]+>", "", heading.group(1)))) == words_of(title):
+        return html[heading.end() :]
+    return html
+
+
+def words_of(text):
+    return " ".join(text.split()).casefold()
 
 
 def choose_posts(site, folder, files, skipped):

@@ -105,7 +105,7 @@ def test_liquid_becomes_links_code_and_text_never_raw(tmp_path):
                 "[the docs]({{ '/docs/' | relative_url }}).\n\n"
                 "{% highlight ruby linenos %}\nputs {{ 1 }}\n{% endhighlight %}\n\n"
                 "{% include footer.html %}{% if site.x %}Kept words{% endif %}\n\n"
-                "{% raw %}`{% post_url %}`{% endraw %} {{ page.title }}\n"
+                "{% raw %}`{% post_url %}`{% endraw %} {{ page.title }} {{ paginator.next_page }}\n"
             ),
         },
     )
@@ -115,10 +115,32 @@ def test_liquid_becomes_links_code_and_text_never_raw(tmp_path):
     assert '<a href="/docs/">the docs</a>' in html
     assert '<pre><code class="language-ruby">puts {{ 1 }}\n</code></pre>' in html
     assert "Kept words" in html
-    assert "<code>{% post_url %}</code>" in html
-    assert "{% include" not in html and "{% if" not in html and "page.title" not in html
+    assert "<code>{% post_url %}</code> Second" in html
+    assert "{% include" not in html and "{% if" not in html and "paginator" not in html
     assert "An {% include %} of the old site's theme (footer.html) was left out." in second.notes
-    assert any("Liquid value {{ page.title }}" in note for note in second.notes)
+    assert any("Liquid value {{ paginator.next_page }}" in note for note in second.notes)
+
+
+def test_a_post_that_printed_its_own_title_is_not_headed_twice(tmp_path):
+    # As on Tom Preston-Werner's Jekyll blog (mojombo.github.io, 2008–2016): the theme had no
+    # title, so each post began with the title as a Markdown heading, and a date line.
+    export = site(
+        tmp_path,
+        {
+            "_config.yml": "title: Tom's blog\n",
+            "_posts/2008-10-18-turned-down.md": (
+                "---\nlayout: post\ntitle: How I Turned Down $300,000 & Went Full-Time\n---\n\n"
+                "{{ page.title }}\n================\n\n"
+                '<p class="meta">{{ page.date }} - San Francisco, on {{ site.title }}</p>\n\n'
+                "2008 is a leap year.\n"
+            ),
+        },
+    )
+    post = one(export, "turned-down.md")
+    assert post.body_html.startswith('<p class="meta">18 Oct 2008 - San Francisco, on Tom')
+    assert "=====" not in post.body_html and "<h1>" not in post.body_html
+    assert "<p>2008 is a leap year.</p>" in post.body_html
+    assert not any("Liquid" in note for note in post.notes)
 
 
 def test_a_hugo_site_with_toml_bundles_permalinks_and_shortcodes(tmp_path):
