@@ -10,6 +10,7 @@ import io
 import re
 from collections import Counter
 from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from urllib.parse import unquote, urlparse
 from xml.sax import SAXParseException
 from xml.sax.handler import ContentHandler, feature_external_ges, feature_namespaces
@@ -133,6 +134,14 @@ def gmt(value):
     if not value or value.startswith("0000"):
         return None
     return datetime.strptime(value, "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
+
+
+def feed_date(value):
+    """An RSS pubDate ('Thu, 05 Jan 2012 14:30:46 +0000'), or None."""
+    try:
+        return parsedate_to_datetime(value).astimezone(UTC) if value else None
+    except (TypeError, ValueError):
+        return None
 
 
 def path_of(url):
@@ -279,11 +288,17 @@ def post_from_item(item, people, topics, term_slugs, attachments, children=None)
     )
     published = gmt(item.findtext("wp:post_date_gmt"))
     if published is None and status != DRAFT:
-        # Exports of blogs moved between hosts may lack the GMT date; the local one is close.
-        # A draft's local date is only when it was last saved, not a date it was given.
-        published = gmt(item.findtext("wp:post_date"))
-    if published is None and status in {LIVE, SCHEDULED, PRIVATE}:
-        raise ValueError("it has no date (wp:post_date_gmt)")
+        # Exports of blogs moved between hosts may lack the GMT date; the local one is close,
+        # and the feed's pubDate is the same moment. A draft's local date is only when it was
+        # last saved, not a date it was given.
+        published = gmt(item.findtext("wp:post_date")) or feed_date(item.findtext("pubDate"))
+    notes = []
+    if published is None and status == SCHEDULED:
+        status = DRAFT
+        notes.append("It was scheduled without a date in the export: it arrives as a draft.")
+    elif published is None and status in {LIVE, PRIVATE}:
+        # Published on the old blog: kept published, dated when it first arrives here.
+        notes.append("It had no date in the export: it is dated the day of the import.")
     chosen = []
     primary = term_slugs.get(meta.get("_yoast_wpseo_primary_category", ""))
     terms = [
@@ -337,6 +352,7 @@ def post_from_item(item, people, topics, term_slugs, attachments, children=None)
         old_addresses=list(dict.fromkeys(address for address in old if address != "/")),
         featured=item.findtext("wp:is_sticky") == "1",
         line=item.line,
+        notes=notes,
     )
 
 

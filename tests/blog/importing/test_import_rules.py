@@ -244,3 +244,23 @@ def test_an_imported_draft_the_editor_schedules_goes_out_dated_as_scheduled(run_
     draft.refresh_from_db()
     assert draft.live
     assert draft.first_published_at == go_live
+
+
+def test_a_published_post_without_a_date_arrives_live_and_stays_unchanged(run_import, tmp_path):
+    # WordPress's own importer tests carry such items (WordPress/wordpress-importer,
+    # phpunit/data/backslashes.xml): no wp:post_date_gmt, no wp:post_date, no pubDate.
+    undated = item(1, "Undated", date="").replace("<wp:post_date_gmt></wp:post_date_gmt>", "")
+    from_feed = item(2, "Feed dated", date="").replace(
+        "<wp:post_date_gmt></wp:post_date_gmt>",
+        "<pubDate>Thu, 05 Jan 2012 14:30:46 +0000</pubDate>",
+    )
+    path = export(tmp_path, undated, from_feed)
+    report = run_import(path)
+    assert report.startswith("2 posts are live")
+    assert "It had no date in the export: it is dated the day of the import." in report
+    assert BlogPage.objects.get(title="Undated").live
+    assert BlogPage.objects.get(title="Feed dated").first_published_at == datetime(
+        2012, 1, 5, 14, 30, 46, tzinfo=UTC
+    )
+    again = run_import(path)
+    assert "unchanged       2" in again

@@ -132,13 +132,15 @@ def test_malformed_export_names_the_line(run_import, tmp_path):
         run_import(broken)
 
 
-def test_an_item_without_a_date_is_reported_and_the_others_come_in(run_import, tmp_path):
+def test_a_published_item_without_a_date_comes_in_and_says_so(run_import, tmp_path):
     broken = tmp_path / "undated.xml"
     text = WXR.read_text().replace("2020-04-01 09:00:00", "0000-00-00 00:00:00", 1)
     broken.write_text(text)
     report = run_import(broken)
-    assert "skipped: “مرحبا بالعالم” (line" in report
-    assert "it could not be read: it has no date" in report
+    assert "skipped: “مرحبا بالعالم”" not in report
+    assert "It had no date in the export: it is dated the day of the import." in report
+    arabic = BlogPage.objects.get(title="مرحبا بالعالم")
+    assert arabic.live
     assert post("hello-world").live
 
 
