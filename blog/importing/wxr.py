@@ -200,7 +200,7 @@ def parse_wxr(data):
     posts, skipped, others = [], [], Counter()
     comments = 0
     for item in items:
-        kind = item.findtext("wp:post_type")
+        kind = item.findtext("wp:post_type") or ""
         if kind == "page":
             skipped.append((item, "it is a WordPress page, not a post: add it by hand if needed"))
             continue
@@ -243,7 +243,19 @@ def not_posts(kind, count):
             "media library entries (attachments): their pictures come in where posts show them"
         ),
         "nav_menu_item": "menu items: menus are not imported",
-    }.get(kind, f"items of type “{kind}”, which are not posts")
+    }.get(kind)
+    if what is None and not kind:
+        what = (
+            "item without a type, which is not a post"
+            if count == 1
+            else ("items without a type, which are not posts")
+        )
+    elif what is None:
+        what = (
+            f"item of type “{kind}”, which is not a post"
+            if count == 1
+            else (f"items of type “{kind}”, which are not posts")
+        )
     return f"{count} {what}."
 
 

@@ -264,3 +264,16 @@ def test_a_published_post_without_a_date_arrives_live_and_stays_unchanged(run_im
     )
     again = run_import(path)
     assert "unchanged       2" in again
+
+
+def test_items_without_a_type_are_counted_in_words_and_never_stop_the_import(run_import, tmp_path):
+    # WordPress's accessibility test export (WordPress/wordpress-importer,
+    # phpunit/data/a11y-unit-test-data.xml) has an item with an empty wp:post_type.
+    empty = "<item><title>Odd</title><wp:post_id>7</wp:post_id><wp:post_type></wp:post_type></item>"
+    missing = "<item><title>Odder</title><wp:post_id>8</wp:post_id></item>"
+    menu = "<item><title>Menu</title><wp:post_type>nav_menu_item</wp:post_type></item>"
+    report = run_import(export(tmp_path, item(1, "Kept"), empty, missing, menu))
+    assert report.startswith("1 post is live")
+    assert "2 items without a type, which are not posts." in report
+    assert "1 menu items" in report or "1 menu item" in report
+    assert "“”" not in report
