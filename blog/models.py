@@ -262,6 +262,10 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
     parent_page_types = ["home.HomePage"]
     subpage_types = ["blog.BlogPage"]
 
+    # What renders this page for readers (blog/serving.py), handed over by BlogConfig.ready():
+    # the content model imports nothing that renders (the layers in pyproject.toml).
+    views = None
+
     def route(self, request, path_components):
         # Wagtail only checks the page it lands on; an unpublished index must hide its posts.
         if path_components and visibility.hides_its_subtree(self):
@@ -341,10 +345,7 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         return remember(f"topic-counts:{self.pk}", count)
 
     def listing_context(self, request, topic=None):
-        # The view layer, imported only when a page is served (blog/serving.py).
-        from .serving import listing_context
-
-        return listing_context(self, request, topic)
+        return self.views.listing_context(self, request, topic)
 
     @path("")
     def all_posts(self, request):
@@ -377,10 +378,7 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         return self.feed(request, topic_slug=slug, atom=True)
 
     def feed(self, request, topic_slug=None, atom=False):
-        # The view layer, imported only when a page is served (blog/serving.py).
-        from .serving import feed
-
-        return feed(self, request, topic_slug, atom)
+        return self.views.feed(self, request, topic_slug, atom)
 
     def get_sitemap_urls(self, request=None):
         """The blog, then each topic page that lists at least one post."""
@@ -575,6 +573,10 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
     parent_page_types = ["blog.BlogIndexPage"]
     subpage_types = []
 
+    # What renders this page for readers (blog/serving.py), handed over by BlogConfig.ready():
+    # the content model imports nothing that renders (the layers in pyproject.toml).
+    views = None
+
     def with_content_json(self, content):
         """A revision's content on this post, keeping whether it is featured as it is now:
         featuring is not part of the content (blog/editorial/featuring.py), so publishing a
@@ -703,11 +705,8 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         )
 
     def get_context(self, request, *args, **kwargs):
-        # The view layer, imported only when a page is served (blog/serving.py).
-        from .serving import post_context
-
         context = super().get_context(request, *args, **kwargs)
-        context.update(post_context(self, request))
+        context.update(self.views.post_context(self, request))
         return context
 
 

@@ -2,8 +2,8 @@
 feeds, built from fragments rendered once and shared (blog/caching/).
 
 The view layer of the page models. Wagtail serves a page through its model, so BlogIndexPage's
-routes and BlogPage.get_context hand over to this module, importing it only when a page is
-served: loading the content model never loads the rendering and caching layers (the layers
+routes and BlogPage.get_context hand over to this module, which BlogConfig.ready() gives them
+as their `views`: the content model never imports the rendering and caching layers (the layers
 contract in pyproject.toml).
 """
 
