@@ -158,6 +158,9 @@ def queryset_sql(queryset):
 # more than MAX_ENTRIES (FileBasedCache._cull). With a few thousand entries that costs
 # milliseconds a write, and the first page after a change writes dozens (cards, remembered
 # values, the page): in `make bench` a cold blog index spent 400 ms of CPU instead of 90.
+# diskcache's DjangoCache would need no override, but its last release (5.6.3) carries
+# CVE-2025-69872 / GHSA-w8v5-vhqr-4h9v (pickled values) with no fixed version: `make audit`
+# would flag it.
 class FileCache(FileBasedCache):
     """Django's file cache (the shared cache on one machine), counting its entries at most once
     a second in each thread: the folder may pass MAX_ENTRIES by a second's writes before the

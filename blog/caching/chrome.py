@@ -1,18 +1,15 @@
 """The chrome around a page's content, rendered once for the values it shows.
 
-A listing's parts around its cards, each a function of a few values: the pagination (of the
-page's number and the number of pages), the topic filter (of the blog's address, the topics'
-counts and the topic chosen) and the head (of the posts listed). Django's templates spend
-~0.4 ms on each, as long as the listing's query takes.
+A listing's parts around its cards, each a function of a few values: the topic filter (of the
+blog's address, the topics' counts and the topic chosen) and the head (of the posts listed).
+Django's templates spend ~0.4 ms on each, as long as the listing's query takes.
 
 Every page's header and footer: Wagtail's {% wagtailcache %} (Django's {% cache %}, which
 renders previews afresh), keyed and timed by ChromeCache.
 """
 
-import functools
 import math
 
-from django.core.paginator import Paginator
 from django.template.loader import render_to_string
 
 from blog.seo import blog_index_meta
@@ -44,15 +41,6 @@ class ChromeCache:
 
     def seconds(self):
         return math.ceil(lifetime_until_next_expiry()) if shared_cache_enabled() else 0
-
-
-@functools.lru_cache(maxsize=256)
-def pagination(number, num_pages):
-    """The links to a listing's other pages. The same for every listing with as many pages:
-    remembered by this process for good."""
-    page = Paginator(range(num_pages), 1).page(number)
-    page_range = list(page.paginator.get_elided_page_range(number))
-    return render_to_string("components/pagination.html", {"posts": page, "page_range": page_range})
 
 
 def topic_filter(request, blog, topics, active_topic, total_posts):

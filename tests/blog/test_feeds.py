@@ -216,6 +216,16 @@ def test_odd_feed_addresses_are_not_found(client, two_posts, url):
     assert b"couldn't find that page" in response.content
 
 
+def test_a_topic_with_no_readable_posts_has_an_empty_feed(client, two_posts):
+    quiet = make_topic("Quiet topic", description="Nothing yet.")
+    response = client.get(f"/blog/topic/{quiet.slug}/feed/")
+    assert rss_items(response) == []
+    channel = ElementTree.fromstring(response.content).find("channel")
+    assert "Quiet topic" in channel.findtext("title")
+    assert channel.findtext("description") == "Nothing yet."
+    assert atom_entries(client.get(f"/blog/topic/{quiet.slug}/atom/")) == []
+
+
 def test_feeds_read_from_the_cache_list_what_the_first_feed_listed(
     client, blog, author, topic, content_cache, commit
 ):
