@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import uuid
 import zlib
+from html import escape
 from typing import Any
 
 EMBED_URL = "https://vimeo.com/76979871"
@@ -49,19 +50,23 @@ def _callout(kind: str, title: str, body: str) -> Block:
     return ("callout", {"kind": kind, "title": title, "body": body})
 
 
-def _table(caption: str, columns: list[tuple[str, str]], rows: list[list[str]]) -> Block:
-    """columns: (type, heading) with type one of text, number, rich_text; numbers as strings."""
+def _table(caption: str, headings: list[str], rows: list[list[str]]) -> Block:
+    """Cells are rich text; one given as plain words becomes a paragraph of them."""
     return (
         "table",
         {
             "caption": caption,
             "table": {
-                "columns": [{"type": t, "heading": h} for t, h in columns],
-                "rows": [{"values": list(r)} for r in rows],
-                "caption": caption,
+                "columns": [{"type": "rich_text", "heading": h} for h in headings],
+                "rows": [{"values": [_cell(cell) for cell in row]} for row in rows],
+                "caption": "",
             },
         },
     )
+
+
+def _cell(text: str) -> str:
+    return text if text.startswith("<") else f"<p>{escape(text)}</p>"
 
 
 def _embed(caption: str = EMBED_CAPTION) -> Block:
@@ -124,7 +129,7 @@ print(f"{per_session / 2**30:.1f} GiB per 32k-token session")  # about 9.8 GiB
     ),
     _table(
         "What a replica holds, and what survives a process restart",
-        [("text", "State"), ("text", "Typical size"), ("rich_text", "Survives a restart?")],
+        ["State", "Typical size", "Survives a restart?"],
         [
             ["Model weights", "Tens to hundreds of GB", "<p><b>Yes</b>, reloaded from storage</p>"],
             ["KV cache", "Gigabytes per long session", "<p>No</p>"],
@@ -190,7 +195,7 @@ for restart_minutes in (1, 10, 20, 30):
     ),
     _table(
         "Share of a 43.2-minute budget used by one restart (illustrative restart times)",
-        [("text", "Restart path"), ("number", "Minutes"), ("number", "Share of budget (%)")],
+        ["Restart path", "Minutes", "Share of budget (%)"],
         [
             ["Cold restart, weights from object storage", "30", "69.4"],
             ["Cold restart, weights cached on the node", "20", "46.3"],
@@ -244,7 +249,7 @@ POST_BODIES["recovery-time-you-can-put-in-a-filing"] = [
     ),
     _table(
         "The phases of recovery time and who owns them",
-        [("text", "Phase"), ("text", "Owner"), ("rich_text", "How to measure")],
+        ["Phase", "Owner", "How to measure"],
         [
             ["Detection", "Monitoring", "<p>Alert time minus fault time, from logs</p>"],
             ["Placement", "Scheduler or platform", "<p>Time until a replacement is allocated</p>"],
@@ -334,7 +339,7 @@ torch.manual_seed(0)
     _h("Three ways the kernel goes away"),
     _table(
         "Common ways a kernel is lost",
-        [("text", "Event"), ("text", "What happens"), ("rich_text", "Notebook file")],
+        ["Event", "What happens", "Notebook file"],
         [
             ["Node or GPU failure", "The kernel dies with the node", "<p>Intact to last save</p>"],
             ["Session timeout", "The platform stops the pod", "<p>Intact</p>"],
@@ -406,7 +411,7 @@ for recovery_minutes in (45, 20, 2):
     ),
     _table(
         "Idle GPU-hours per incident (illustrative recovery times)",
-        [("text", "Recovery path"), ("number", "Minutes"), ("number", "Idle GPU-hours")],
+        ["Recovery path", "Minutes", "Idle GPU-hours"],
         [
             ["Reschedule and reload from storage", "45", "53.3"],
             ["Reload from a local cache", "20", "23.7"],
@@ -446,7 +451,7 @@ POST_BODIES["five-fleet-signals-five-policies"] = [
     _h("Signal to policy", "signals"),
     _table(
         "Five signals and a workload-preserving response",
-        [("text", "Signal"), ("text", "Example source"), ("rich_text", "Policy")],
+        ["Signal", "Example source", "Policy"],
         [
             ["GPU health", "DCGM checks, Xid events", "<p>Checkpoint, migrate, then repair</p>"],
             [
@@ -553,7 +558,7 @@ for gpus in (64, 1_024, 16_384, 100_000):
     _h("Measured versus projected"),
     _table(
         "Illustrative time between job interruptions at 0.15 failures per GPU-year",
-        [("number", "GPUs"), ("number", "Hours between interruptions"), ("text", "Status")],
+        ["GPUs", "Hours between interruptions", "Status"],
         [
             ["64", "912.5", "Easy to observe"],
             ["1024", "57.0", "Measurable over weeks"],
@@ -634,7 +639,7 @@ sudo dmesg --ctime | grep -i xid | tail -n 5
     ),
     _table(
         "What common checks can and cannot see",
-        [("text", "Check"), ("rich_text", "Detects"), ("rich_text", "Misses")],
+        ["Check", "Detects", "Misses"],
         [
             ["HTTP health endpoint", "<p>Server process down</p>", "<p>Stalled loop, hung GPU</p>"],
             ["Synthetic completion", "<p>End-to-end stall</p>", "<p>Which part stalled</p>"],
@@ -708,7 +713,7 @@ kubectl drain gpu-node-17 --ignore-daemonsets --delete-emptydir-data
     ),
     _table(
         "Choosing a restore point by alert (guidance, not a rule)",
-        [("text", "Alert"), ("text", "Meaning, simplified"), ("rich_text", "Restore from")],
+        ["Alert", "Meaning, simplified", "Restore from"],
         [
             ["Xid 79", "GPU has fallen off the bus", "<p>Latest checkpoint before the event</p>"],
             ["Xid 94", "Contained ECC error", "<p>Latest checkpoint</p>"],
@@ -791,9 +796,9 @@ for precision in (0.84, 0.3):
     _table(
         "When acting on a prediction pays (illustrative)",
         [
-            ("text", "Action"),
-            ("number", "Cost per false alarm (GPU-hours)"),
-            ("rich_text", "Worth it at low precision?"),
+            "Action",
+            "Cost per false alarm (GPU-hours)",
+            "Worth it at low precision?",
         ],
         [
             ["Drain and requeue", "6.0", "<p>Rarely</p>"],
@@ -858,7 +863,7 @@ Unable to determine the device handle for GPU 0000:3B:00.0: Unknown Error
     _h("What state is lost"),
     _table(
         "Training state at the moment of failure",
-        [("text", "State"), ("text", "Where it lives"), ("rich_text", "After the failure")],
+        ["State", "Where it lives", "After the failure"],
         [
             ["Parameters", "GPU memory", "<p>Lost unless checkpointed</p>"],
             ["Optimizer state", "GPU or host memory", "<p>Lost unless checkpointed</p>"],
@@ -931,7 +936,7 @@ dist.init_process_group(backend="nccl", timeout=timedelta(minutes=5))
     _h("Reading the error"),
     _table(
         "Messages you may see, and what they usually mean",
-        [("text", "Symptom"), ("rich_text", "Usual meaning")],
+        ["Symptom", "Usual meaning"],
         [
             ["Watchdog caught collective operation timeout", "<p>A peer stopped taking part</p>"],
             [
@@ -981,7 +986,7 @@ POST_BODIES["torchrun-torchft-ray-train-restart"] = [
     _h("Four approaches", "approaches"),
     _table(
         "Where each restarts from after a node failure (simplified)",
-        [("text", "Framework"), ("rich_text", "Restarts from"), ("rich_text", "You provide")],
+        ["Framework", "Restarts from", "You provide"],
         [
             [
                 "torchrun (elastic)",
@@ -1394,5 +1399,5 @@ def generated_body(seed: int, image_id: int | None = None) -> list[dict[str, Any
             [rng.choice(METRICS).capitalize(), str(rng.randrange(1, 500))]
             for _ in range(rng.randint(2, 4))
         ]
-        blocks.append(_table("", [("text", "Measure"), ("number", "Value")], rows))
+        blocks.append(_table("", ["Measure", "Value"], rows))
     return _with_ids(f"generated/{seed}", blocks, image_id)
