@@ -4,7 +4,6 @@ in templates/blocks/."""
 import html
 import re
 
-from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.functional import cached_property
 from django.utils.html import strip_tags
@@ -15,9 +14,7 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 from wagtail import blocks
-from wagtail.admin.staticfiles import versioned_static
-from wagtail.admin.telepath import register
-from wagtail.contrib.typed_table_block.blocks import TypedTableBlock, TypedTableBlockAdapter
+from wagtail.contrib.typed_table_block.blocks import TypedTableBlock
 from wagtail.embeds.blocks import EmbedBlock
 from wagtail.images.blocks import ImageChooserBlock
 
@@ -238,29 +235,13 @@ TABLE_CELL_FEATURES = ["bold", "italic", "link", "code"]
 NUMBER = re.compile(r"[+\-\u2212]?[$€£]?\s?\d[\d\s,.\u202f]*\s?%?")
 
 
-class TableCellsBlock(TypedTableBlock):
-    """Wagtail's typed table with one kind of cell, so adding a column asks nothing."""
-
-
-class TableCellsAdapter(TypedTableBlockAdapter):
-    @cached_property
-    def media(self):
-        # Hides Wagtail's own caption box (TableBlock has one), skips the one-item column type
-        # menu, and narrows the columns so three fit a laptop's editor.
-        return super().media + forms.Media(
-            js=[versioned_static("js/table-editor.js")],
-            css={"all": [versioned_static("css/table-editor.css")]},
-        )
-
-
-register(TableCellsAdapter(), TableCellsBlock)
-
-
 class TableBlock(blocks.StructBlock):
     caption = blocks.CharBlock(
         required=False, max_length=200, help_text="Say what the table shows (helps screen readers)."
     )
-    table = TableCellsBlock(
+    # One kind of cell: static/js/table-editor.js takes the column-type menu's only choice, and
+    # static/css/table-editor.css hides Wagtail's second caption box (both from editor_hooks).
+    table = TypedTableBlock(
         [("rich_text", blocks.RichTextBlock(label="Text", features=TABLE_CELL_FEATURES))],
         help_text=(
             "Add a column with “Add column”, then rows with “Add row”. The column headings "

@@ -141,6 +141,18 @@ def editor_feedback_js():
     return format_html('<script src="{}"></script>', static("js/editor-feedback.js"))
 
 
+@hooks.register("insert_editor_js")
+def table_editor_assets():
+    # Wagtail 8 has no editor-only CSS hook, and a stylesheet in the head would come before
+    # Wagtail's own and lose to it: both go in after the editor's scripts (a stylesheet link is
+    # allowed in the body).
+    return format_html(
+        '<link rel="stylesheet" href="{}"><script src="{}"></script>',
+        static("css/table-editor.css"),
+        static("js/table-editor.js"),
+    )
+
+
 # wagtail-modeladmin's name for the Posts list (PostsAdmin).
 POSTS_LIST = "blog_blogpage_modeladmin_index"
 
