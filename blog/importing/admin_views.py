@@ -1,15 +1,13 @@
-"""The admin's import screen, for Publishers: upload an export, read what it would do, confirm,
-then follow the import on its own page while the worker process runs it (tasks.py).
+"""The admin's import screen, for Publishers: upload an export, read what it would do once the
+worker process has checked it (the dry run), confirm, then follow the import the worker runs
+(tasks.py); both on the run's own page.
 
-For its dry run the upload waits in the server's temporary folder (never in the media storage,
-which may be public: an export holds drafts and private posts) under a random name that only
-the uploader's session knows, until it is confirmed or replaced, or for a day if the Publisher
-never confirms the dry run (sources.sweep_abandoned, at each upload and each scheduler pass).
-Confirmed, it moves into the database with its run.
+The upload waits in the database with its dry run (never in the media storage, which may be
+public: an export holds drafts and private posts) until it is confirmed, replaced by the
+Publisher's next upload, or for a day if the Publisher never confirms the dry run
+(sources.sweep_after_pass, at each scheduler pass). Confirmed, it moves to the import's run.
 """
 
-import logging
-import secrets
 from pathlib import Path
 
 from django import forms
@@ -24,11 +22,10 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 
 from blog.models import BlogIndexPage
 
-from .importer import CREATED, FAILED, SKIPPED, UNCHANGED, UPDATED, Importer, Report
-from .models import ImportRun
-from .safety import ExportError
-from .sources import import_folder, opened, sweep_abandoned
-from .tasks import has_stopped, is_waiting_long, queue_import, running_imports
+from .importer import CREATED, FAILED, SKIPPED, UNCHANGED, UPDATED, Report
+from .models import ImportRun, ImportUpload
+from .sources import sweep_abandoned
+from .tasks import has_stopped, is_waiting_long, queue_dry_run, queue_import, running_imports
 
 SESSION_KEY = "blog_import_upload"
 UPLOAD_SUFFIXES = {".xml", ".json", ".zip"}
@@ -40,9 +37,6 @@ RESULT_WORDS = {
     SKIPPED: ("Would be skipped", "Skipped"),
     FAILED: ("Would fail", "Failed"),
 }
-
-
-logger = logging.getLogger(__name__)
 
 
 def blog_the_user_publishes(user):
@@ -111,15 +105,11 @@ class ImportPostsView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
     def get_breadcrumbs_items(self):
         return [*self.breadcrumbs_items, {"url": "", "label": self.page_title}]
 
-    def get_context_data(self, form=None, report=None, **kwargs):
+    def get_context_data(self, form=None, **kwargs):
         context = super().get_context_data(**kwargs)
-        waiting = self.request.session.get(SESSION_KEY)
         context.update(
             blog=self.blog,
             form=form or ExportUploadForm(),
-            report=report,
-            worded=worded(report),
-            waiting=waiting,
             # A Publisher who left an import's page finds it again here.
             running=running_imports(self.blog),
         )
@@ -133,49 +123,29 @@ class ImportPostsView(PublishersOnly, WagtailAdminTemplateMixin, TemplateView):
             return self.render_to_response(self.get_context_data(form=form))
         self.forget_upload(request)
         sweep_abandoned()
-        upload = form.cleaned_data["export"]
-        path = import_folder() / f"{secrets.token_urlsafe(24)}{Path(upload.name).suffix.lower()}"
-        with path.open("wb") as out:
-            for chunk in upload.chunks():
-                out.write(chunk)
-        report = self.run(path, dry_run=True)
-        if report is None:
-            path.unlink(missing_ok=True)
-            return self.render_to_response(self.get_context_data(form=form))
-        request.session[SESSION_KEY] = {"file": path.name, "name": upload.name}
-        return self.render_to_response(self.get_context_data(report=report))
-
-    def confirm(self, request):
-        waiting = request.session.pop(SESSION_KEY, None)
-        path = import_folder() / Path(waiting["file"]).name if waiting else None
-        if path is None or not path.is_file():
-            messages.error(request, "That upload is gone; upload the export again.")
-            return redirect("blog_import_posts")
-        run = queue_import(self.blog, request.user, waiting["name"], path)
+        run = queue_dry_run(self.blog, request.user, form.cleaned_data["export"])
+        request.session[SESSION_KEY] = run.pk
         return redirect("blog_import_run", run.pk)
 
-    def run(self, path, dry_run):
-        try:
-            with opened(path) as (export, media):
-                return Importer(self.blog, media, dry_run=dry_run, user=self.request.user).run(
-                    export
-                )
-        except ExportError as error:
-            messages.error(self.request, f"The export could not be read: {error}")
-            return None
-        except Exception:  # noqa: BLE001 - an upload is untrusted: its Publisher gets an answer
-            logger.exception("The dry run of an uploaded export stopped")
-            messages.error(
-                self.request,
-                "The export could not be read: it is not shaped like the exports this import "
-                "knows. The error is in the server's log.",
-            )
-            return None
+    def confirm(self, request):
+        dry_run = ImportRun.objects.filter(
+            pk=request.POST["confirm"] if request.POST["confirm"].isdigit() else None,
+            blog=self.blog,
+            dry_run=True,
+        ).first()
+        run = queue_import(dry_run, request.user) if dry_run else None
+        if run is None:
+            messages.error(request, "That upload is gone; upload the export again.")
+            return redirect("blog_import_posts")
+        return redirect("blog_import_run", run.pk)
 
     def forget_upload(self, request):
+        """A new upload replaces the one this Publisher checked and did not confirm."""
         waiting = request.session.pop(SESSION_KEY, None)
-        if waiting:
-            (import_folder() / Path(waiting["file"]).name).unlink(missing_ok=True)
+        if isinstance(waiting, int):
+            ImportUpload.objects.filter(
+                run=waiting, run__dry_run=True, run__status=ImportRun.DONE
+            ).delete()
 
 
 class ImportRunView(OneRun, WagtailAdminTemplateMixin, TemplateView):

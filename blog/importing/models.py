@@ -50,9 +50,9 @@ class ImportedItem(models.Model):
 
 
 class ImportRun(models.Model):
-    """An import a Publisher confirmed in the admin, which the worker process runs after the
-    request that queued it (blog/importing/tasks.py); its page follows `done` of `total` until
-    it ends."""
+    """An export a Publisher uploaded in the admin, checked (a dry run) or imported (once the
+    Publisher confirmed the dry run) by the worker process after the request that queued it
+    (blog/importing/tasks.py); its page follows `done` of `total` until it ends."""
 
     QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 
@@ -61,6 +61,9 @@ class ImportRun(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     export_name = models.CharField(max_length=255, help_text="The file the Publisher uploaded.")
+    dry_run = models.BooleanField(
+        default=False, help_text="A check of the export that writes nothing to the site."
+    )
     status = models.CharField(max_length=20, default=QUEUED)
     total = models.PositiveIntegerField(null=True, blank=True)
     done = models.PositiveIntegerField(default=0)
@@ -78,10 +81,10 @@ class ImportRun(models.Model):
 
 
 class ImportUpload(models.Model):
-    """The export a Publisher confirmed, kept with its run until the import has read it: in the
-    database, so the worker finds it whichever machine took the upload and whichever runs the
-    import. Never in the media storage, which may be public: an export holds drafts and private
-    posts."""
+    """The export a Publisher uploaded, kept with its dry run until it is confirmed (then with
+    the import's run, until the import has read it) or abandoned: in the database, so the worker
+    finds it whichever machine took the upload and whichever runs the import. Never in the
+    media storage, which may be public: an export holds drafts and private posts."""
 
     run = models.OneToOneField(ImportRun, on_delete=models.CASCADE, related_name="upload")
     suffix = models.CharField(

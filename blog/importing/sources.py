@@ -1,10 +1,10 @@
 """Opening what an operator or a Publisher hands over: an export file, a folder or a zip.
 
-Uploads and unpacked zips wait in one folder of the server's temporary folder, never in the
-media storage (which may be public: an export holds drafts and private posts); a confirmed
-upload waits for its import in the database (ImportUpload). Each is removed when its import or
-dry run ends; what a stopped process or an abandoned dry run left is swept after a day
-(sweep_abandoned, sweep_after_pass).
+An upload waits for its dry run and its import in the database (ImportUpload); the copy a
+run reads and unpacked zips wait in one folder of the server's temporary folder. Never in the
+media storage (which may be public: an export holds drafts and private posts). Each is removed
+when its import ends; what a stopped process or a dry run never confirmed left is swept after
+a day (sweep_abandoned, sweep_after_pass).
 """
 
 import logging
@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
+from django.db.models import Q
 from django.utils import timezone
 
 from .ghost import parse_ghost
@@ -59,13 +60,14 @@ def sweep_abandoned(now=None):
 
 
 def sweep_after_pass(**kwargs):
-    """The scheduler's pass (run_scheduler) sweeps too, so an abandoned upload goes after a
-    day even if nobody uploads again; so does the upload of an import whose worker was killed
-    mid-way (an import that ends removes its own)."""
+    """The scheduler's pass (run_scheduler) sweeps too: the upload of a dry run its Publisher
+    never confirmed goes after a day, and so does the upload of an import or dry run whose
+    worker was killed mid-way (an import that ends removes its own)."""
     removed = sweep_abandoned()
+    silent_since = timezone.now() - ABANDONED_AFTER
     removed += ImportUpload.objects.filter(
-        run__status=ImportRun.RUNNING,
-        run__updated_at__lt=timezone.now() - ABANDONED_AFTER,
+        Q(run__status=ImportRun.RUNNING) | Q(run__status=ImportRun.DONE, run__dry_run=True),
+        run__updated_at__lt=silent_since,
     ).delete()[0]
     return f"Removed {removed} abandoned import upload(s)." if removed else None
 

@@ -1,6 +1,6 @@
-// The import run's page: "N of M posts imported" follows the import, and the page reloads
-// when the run's status changes, to show that it started, then what it did once it ends
-// (blog/importing/admin_views.py, ImportRunProgressView).
+// The run's page: "N of M posts checked" (a dry run) or "imported" follows the run, and the
+// page reloads when the run's status changes, to show that it started, then what it did once
+// it ends (blog/importing/admin_views.py, ImportRunProgressView).
 (() => {
   const box = document.querySelector("[data-import-progress]");
   if (!box) return;
@@ -18,7 +18,7 @@
         if (bar) {
           bar.max = run.total || 1;
           bar.value = run.done;
-          text.textContent = `${run.done} of ${run.total ?? "…"} posts imported.`;
+          text.textContent = `${run.done} of ${run.total ?? "…"} ${box.dataset.importWords}.`;
         }
       }
     } catch {

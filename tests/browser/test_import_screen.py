@@ -1,6 +1,7 @@
 """A Publisher moves an old WordPress blog in through the admin (issue #20), in Chromium at
-1400×900: Import posts in the menu, upload the export's zip, read what the import would do (a
-picture the zip lacks is named with its post), confirm, see it wait on the queue until the task
+1400×900: Import posts in the menu, upload the export's zip, see its check (the dry run) wait on
+the queue until the task worker takes it, read what the import would do (a picture the zip lacks
+is named with its post), confirm, see it wait on the queue until the task
 worker takes it, follow "N of M posts imported" while the worker runs it, read what it did; then
 a reader finds the posts on the blog and the old addresses lead to them.
 
@@ -143,9 +144,18 @@ def test_a_publisher_imports_a_wordpress_blog(
     expect(publisher.get_by_role("heading", name="Upload an export")).to_be_visible()
     shoot(publisher, "upload-form")
     publisher.get_by_label("Export file").set_input_files(export_zip)
+    before_the_dry_run = committed(what_exists)
     publisher.get_by_role("button", name="Check the export").click()
 
-    # 2. The dry run: what would be made, and the picture the zip lacks, with the posts that
+    # 2. The upload only queued the dry run: it waits on its own page until the task worker
+    # takes it, which then shows what the import would do without the Publisher reloading.
+    publisher.wait_for_url(re.compile(r"/admin/blog/import/\d+/$"))
+    expect(publisher.get_by_role("heading", name="Checking “old-blog.zip”")).to_be_visible()
+    expect(publisher.locator("p[role=status]")).to_have_text(re.compile(r"^Waiting to start"))
+    shoot(publisher, "dry-run-queued")
+    task_worker()
+
+    # 3. The dry run: what would be made, and the picture the zip lacks, with the posts that
     # needed it. Nothing is on the blog yet.
     expect(publisher.get_by_role("heading", name="What the import would do")).to_be_visible()
     counts = publisher.locator("table.listing tbody tr")
@@ -162,8 +172,10 @@ def test_a_publisher_imports_a_wordpress_blog(
     expect(headline).to_contain_text("no hero picture; the content checks in the editor ask")
     shoot(publisher, "dry-run-report", full_page=True)
     assert committed(BlogPage.objects.filter(title__startswith="Migrated post").count) == 0
+    # The worker's dry run wrote nothing: no post, topic, author, picture or redirect.
+    assert committed(what_exists) == before_the_dry_run
 
-    # 3. Confirmed, the import waits on the queue on its own page, which follows it; once the
+    # 4. Confirmed, the import waits on the queue on its own page, which follows it; once the
     # task worker takes it, the page shows how far it got.
     publisher.get_by_role("button", name="Import these posts").click()
     publisher.wait_for_url(re.compile(r"/admin/blog/import/\d+/$"))
@@ -177,7 +189,7 @@ def test_a_publisher_imports_a_wordpress_blog(
     shoot(publisher, "import-running")
     import_held.set()
 
-    # 4. Once it ends, the page shows what it did, without the Publisher reloading it.
+    # 5. Once it ends, the page shows what it did, without the Publisher reloading it.
     expect(progress).to_have_text(
         re.compile(
             rf"^{POSTS} posts are live, 0 scheduled, 0 drafts; "
@@ -191,7 +203,7 @@ def test_a_publisher_imports_a_wordpress_blog(
     expect(publisher.get_by_role("heading", name="Pictures not imported")).to_be_visible()
     shoot(publisher, "import-done", full_page=True)
 
-    # 5. A reader (signed out): the old category archive leads to the topic's page, which
+    # 6. A reader (signed out): the old category archive leads to the topic's page, which
     # lists the imported posts, the one whose hero was missing among them.
     reader = contexts().new_page()
     arrived = reader.goto(f"{server}/category/area-1/")
@@ -203,7 +215,7 @@ def test_a_publisher_imports_a_wordpress_blog(
     expect(listed.get_by_role("link", name="Migrated post 4", exact=True)).to_be_visible()
     shoot(reader, "reader-topic-page", full_page=True)
 
-    # 6. The old addresses: WordPress's /?p=ID and its dated permalink, each a 301 to the post.
+    # 7. The old addresses: WordPress's /?p=ID and its dated permalink, each a 301 to the post.
     arrived = reader.goto(f"{server}/?p=7")
     assert arrived.request.redirected_from.response().status == 301
     assert reader.url == f"{server}/blog/post-7/"

@@ -12,12 +12,15 @@ from bs4 import BeautifulSoup
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.utils import timezone
+from wagtail.contrib.redirects.models import Redirect
+from wagtail.images import get_image_model
+from wagtail.models import Page
 
 from blog.editorial.roles import EDITORS, PUBLISHERS
 from blog.importing.importer import Importer
-from blog.importing.models import ImportRun, ImportUpload
+from blog.importing.models import ImportedItem, ImportRun, ImportUpload
 from blog.importing.sources import import_folder
-from blog.models import BlogPage
+from blog.models import Author, BlogPage, Topic
 from tests.blog.scheduling import make_user
 
 from .conftest import FIXTURES
@@ -28,6 +31,19 @@ URL = "/admin/blog/import/"
 def upload(name="wordpress.xml", data=None):
     data = (FIXTURES / "wordpress.xml").read_bytes() if data is None else data
     return SimpleUploadedFile(name, data, content_type="application/octet-stream")
+
+
+def confirm(client, dry_run=None, **kwargs):
+    """What the dry run's “Import these posts” button sends."""
+    dry_run = dry_run or ImportRun.objects.filter(dry_run=True).latest("pk")
+    return client.post(URL, {"confirm": str(dry_run.pk)}, **kwargs)
+
+
+def what_the_site_holds():
+    return {
+        model.__name__: model.objects.count()
+        for model in (Page, Topic, Author, get_image_model(), Redirect, ImportedItem)
+    }
 
 
 def page_text(response):
@@ -43,7 +59,7 @@ def publisher_client(client, blog):
 def test_a_publisher_sees_the_dry_run_then_imports(publisher_client):
     # Other test processes keep their own uploads in the same folder.
     uploads_before = set(import_folder().glob("*.xml"))
-    checked = publisher_client.post(URL, {"export": upload()})
+    checked = publisher_client.post(URL, {"export": upload()}, follow=True)
     assert checked.status_code == 200
     text = page_text(checked)
     assert "What the import would do" in text
@@ -55,7 +71,7 @@ def test_a_publisher_sees_the_dry_run_then_imports(publisher_client):
     assert "Picture not found" in text or "not found:" in text
     assert not BlogPage.objects.exists()
 
-    done = publisher_client.post(URL, {"confirm": "1"}, follow=True)
+    done = confirm(publisher_client, follow=True)
     assert done.status_code == 200
     assert "3 posts are live, 1 scheduled, 3 drafts; 2 pictures were not in the export." in (
         page_text(done)
@@ -64,8 +80,37 @@ def test_a_publisher_sees_the_dry_run_then_imports(publisher_client):
     assert BlogPage.objects.filter(slug="draft-thoughts").exists()
     # The upload is gone once imported; confirming again asks for it again.
     assert set(import_folder().glob("*.xml")) <= uploads_before
-    again = publisher_client.post(URL, {"confirm": "1"}, follow=True)
+    again = confirm(publisher_client, follow=True)
     assert "That upload is gone" in page_text(again)
+
+
+def test_the_upload_request_only_queues_the_dry_run(publisher_client, settings, monkeypatch):
+    """A 200 MB zip read inside the upload request outlived the app server's timeout: the
+    request keeps the upload and queues its dry run, and the screen waits for the worker."""
+    settings.TASKS = {
+        **settings.TASKS,
+        "background": {"BACKEND": "django_tasks_db.DatabaseBackend"},
+    }
+    read = []
+    monkeypatch.setattr(Importer, "run", lambda importer, export: read.append(export))
+    checked = publisher_client.post(URL, {"export": upload()}, follow=True)
+    assert checked.status_code == 200
+    text = page_text(checked)
+    assert "Checking “wordpress.xml”" in text
+    assert "Waiting to start: the check starts as soon as the site's task worker takes it." in text
+    assert "What the import would do" not in text
+    assert read == []
+    run = ImportRun.objects.get()
+    assert run.dry_run and run.status == ImportRun.QUEUED and run.report is None
+    assert ImportUpload.objects.get(run=run).data == (FIXTURES / "wordpress.xml").read_bytes()
+    assert publisher_client.get(f"{URL}{run.pk}/progress/").json() == {
+        "status": "queued",
+        "done": 0,
+        "total": None,
+    }
+    # Listed while it waits, as an import is, for a Publisher who left its page.
+    assert "“wordpress.xml” : waiting to be checked" in page_text(publisher_client.get(URL))
+    assert not BlogPage.objects.exists()
 
 
 def test_an_unreadable_export_is_explained(publisher_client):
@@ -89,8 +134,8 @@ def test_the_menu_shows_import_to_publishers_only(client, blog):
 
 def test_the_run_page_follows_the_import_then_shows_what_it_did(publisher_client):
     publisher_client.post(URL, {"export": upload()})
-    confirmed = publisher_client.post(URL, {"confirm": "1"})
-    run = ImportRun.objects.get()
+    confirmed = confirm(publisher_client)
+    run = ImportRun.objects.get(dry_run=False)
     assert confirmed["Location"] == f"{URL}{run.pk}/"
     progress = publisher_client.get(f"{URL}{run.pk}/progress/").json()
     assert progress == {"status": "done", "done": 7, "total": 7}
@@ -106,10 +151,11 @@ def test_an_import_that_stops_says_what_stopped_it_and_how_to_finish(publisher_c
         raise OSError("No space left on device")
 
     monkeypatch.setattr(Importer, "run", out_of_disk)
-    text = page_text(publisher_client.post(URL, {"confirm": "1"}, follow=True))
+    text = page_text(confirm(publisher_client, follow=True))
     assert "The import stopped: No space left on device." in text
     assert "importing the export again finishes the job" in text
-    assert publisher_client.get(URL + f"{ImportRun.objects.get().pk}/progress/").json() == {
+    run = ImportRun.objects.get(dry_run=False)
+    assert publisher_client.get(URL + f"{run.pk}/progress/").json() == {
         "status": "failed",
         "done": 0,
         "total": 7,
@@ -210,16 +256,38 @@ def run_the_worker():
 # the rows the migrations wrote (groups, workflow, site) come back for the tests after it.
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_a_confirmed_import_waits_on_the_queue_until_the_worker_runs_it(publisher_client, settings):
+def test_the_dry_run_then_the_import_wait_on_the_queue_until_the_worker_runs_them(
+    publisher_client, settings
+):
     settings.TASKS = {
         **settings.TASKS,
         "background": {"BACKEND": "django_tasks_db.DatabaseBackend"},
     }
-    publisher_client.post(URL, {"export": upload()})
-    confirmed = publisher_client.post(URL, {"confirm": "1"}, follow=True)
+    checked = publisher_client.post(URL, {"export": upload()}, follow=True)
+    assert "Waiting to start" in page_text(checked)
+    dry_run = ImportRun.objects.get()
+    nothing_yet = what_the_site_holds()
+
+    worker = run_the_worker()
+    assert worker.returncode == 0, worker.stdout + worker.stderr
+
+    assert publisher_client.get(f"{URL}{dry_run.pk}/progress/").json() == {
+        "status": "done",
+        "done": 7,
+        "total": 7,
+    }
+    text = page_text(publisher_client.get(f"{URL}{dry_run.pk}/"))
+    assert "What the import would do" in text
+    assert "3 posts will be live, 1 scheduled, 3 drafts; 2 pictures were not in the export." in text
+    assert "Would be created 7" in text
+    # The worker's dry run wrote nothing to the site.
+    assert what_the_site_holds() == nothing_yet
+    assert not BlogPage.objects.exists()
+
+    confirmed = confirm(publisher_client, dry_run, follow=True)
     # The request only queued it: no app server holds the import, so none can lose it.
     assert "Waiting to start" in page_text(confirmed)
-    run = ImportRun.objects.get()
+    run = ImportRun.objects.get(dry_run=False)
     assert publisher_client.get(f"{URL}{run.pk}/progress/").json() == {
         "status": "queued",
         "done": 0,

@@ -15,7 +15,7 @@ from django.utils import timezone
 from blog.editorial.roles import PUBLISHERS
 from blog.editorial.scheduling import pass_finished
 from blog.importing.models import ImportRun, ImportUpload
-from blog.importing.sources import ABANDONED_AFTER, import_folder, sweep_abandoned
+from blog.importing.sources import ABANDONED_AFTER, import_folder
 from blog.models import BlogPage
 from tests.blog.scheduling import make_user
 
@@ -169,11 +169,22 @@ def test_a_dry_run_that_is_never_confirmed_is_swept_and_then_asks_for_the_upload
     publisher_client,
 ):
     check(publisher_client, "ghost.json", ghost())
-    waiting = publisher_client.session["blog_import_upload"]["file"]
-    path = import_folder() / waiting
-    assert path.exists()
-    age(path, ABANDONED_AFTER.total_seconds() + 60)
-    sweep_abandoned()
-    assert not path.exists()
-    again = publisher_client.post(URL, {"confirm": "1"}, follow=True)
+    dry_run = ImportRun.objects.get(dry_run=True)
+    assert ImportUpload.objects.filter(run=dry_run).exists()
+    ImportRun.objects.filter(pk=dry_run.pk).update(
+        updated_at=timezone.now() - ABANDONED_AFTER - timedelta(minutes=1)
+    )
+    answers = [response for _, response in pass_finished.send(sender=None, result=None)]
+    assert "Removed 1 abandoned import upload(s)." in answers
+    assert not ImportUpload.objects.exists()
+    again = publisher_client.post(URL, {"confirm": str(dry_run.pk)}, follow=True)
+    assert "That upload is gone" in again.content.decode()
+
+
+def test_a_new_upload_replaces_the_dry_run_its_publisher_did_not_confirm(publisher_client):
+    check(publisher_client, "first.json", ghost())
+    check(publisher_client, "second.json", ghost())
+    first, second = ImportRun.objects.filter(dry_run=True).order_by("pk")
+    assert list(ImportUpload.objects.values_list("run", flat=True)) == [second.pk]
+    again = publisher_client.post(URL, {"confirm": str(first.pk)}, follow=True)
     assert "That upload is gone" in again.content.decode()

@@ -16,7 +16,7 @@ from wagtail.models import PageViewRestriction
 from blog.editorial.roles import PUBLISHERS
 from blog.importing.ghost import parse_ghost
 from blog.importing.markdown import parse_markdown_folder
-from blog.importing.models import ImportedItem
+from blog.importing.models import ImportedItem, ImportRun
 from blog.importing.records import LIVE
 from blog.importing.wxr import parse_wxr
 from blog.models import BlogPage
@@ -197,20 +197,26 @@ def upload_of(path):
     return SimpleUploadedFile(f"{path.name}.zip", data.getvalue())
 
 
+def confirm_the_dry_run(client, **kwargs):
+    """The latest dry run's “Import these posts” button."""
+    dry_run = ImportRun.objects.filter(dry_run=True).latest("pk")
+    return client.post("/admin/blog/import/", {"confirm": str(dry_run.pk)}, **kwargs)
+
+
 @pytest.mark.parametrize("name", EXPORTS)
 def test_a_real_export_through_the_admin_screen(client, blog, name):
     client.force_login(make_user("petra", group=PUBLISHERS))
     export = parsed(EXPORTS[name])
-    checked = client.post("/admin/blog/import/", {"export": upload_of(EXPORTS[name])})
+    checked = client.post("/admin/blog/import/", {"export": upload_of(EXPORTS[name])}, follow=True)
     assert checked.status_code == 200
     text = BeautifulSoup(checked.content, "html.parser").get_text(" ", strip=True)
     assert f"Would be created {len(export.posts)}" in text
     assert "Would fail 0" in text
-    done = client.post("/admin/blog/import/", {"confirm": "1"}, follow=True)
+    done = confirm_the_dry_run(client, follow=True)
     assert done.status_code == 200
     assert BlogPage.objects.count() == len(export.posts)
     # The same export again, unpacked into another folder: nothing to change.
-    again = client.post("/admin/blog/import/", {"export": upload_of(EXPORTS[name])})
+    again = client.post("/admin/blog/import/", {"export": upload_of(EXPORTS[name])}, follow=True)
     text = BeautifulSoup(again.content, "html.parser").get_text(" ", strip=True)
     assert f"Would stay unchanged {len(export.posts)}" in text
 
@@ -252,12 +258,12 @@ def test_a_publisher_adds_the_missing_pictures_and_imports_again_on_the_screen(c
     """The export alone first; then a zip of the export with its uploads folder."""
     client.force_login(make_user("petra", group=PUBLISHERS))
     client.post("/admin/blog/import/", {"export": upload_of(WPTEST)})
-    client.post("/admin/blog/import/", {"confirm": "1"})
+    confirm_the_dry_run(client)
     assert BlogPage.objects.get(slug="featured-image-vertical").hero_image is None
-    checked = client.post("/admin/blog/import/", {"export": upload_of(WPTEST.parent)})
+    checked = client.post("/admin/blog/import/", {"export": upload_of(WPTEST.parent)}, follow=True)
     text = BeautifulSoup(checked.content, "html.parser").get_text(" ", strip=True)
     assert "Would be updated 2" in text
-    done = client.post("/admin/blog/import/", {"confirm": "1"}, follow=True)
+    done = confirm_the_dry_run(client, follow=True)
     assert "Updated 2" in BeautifulSoup(done.content, "html.parser").get_text(" ", strip=True)
     vertical = BlogPage.objects.get(slug="featured-image-vertical")
     assert vertical.live and vertical.hero_image is not None

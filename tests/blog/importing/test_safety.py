@@ -101,7 +101,7 @@ def test_a_zip_bomb_is_refused_within_bounded_memory(run_import, zip_bomb):
 def test_a_zip_bomb_uploaded_in_the_admin_is_explained(client, blog, zip_bomb):
     client.force_login(make_user("petra", group=PUBLISHERS))
     upload = SimpleUploadedFile("export.zip", zip_bomb.read_bytes())
-    response = client.post("/admin/blog/import/", {"export": upload})
+    response = client.post("/admin/blog/import/", {"export": upload}, follow=True)
     assert response.status_code == 200
     assert "wordpress.xml in the zip is larger than 200 MB" in response.content.decode()
 
