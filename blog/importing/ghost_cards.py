@@ -4,8 +4,11 @@ sanitises like any other body.
 
 Cards become what the post's blocks can hold: an image with its alt text and caption, code
 with its language, Markdown and HTML cards rendered, a bookmark or an embed as a link (an embed
-from a provider the site allows becomes an embed block). A card of another kind keeps its words
-as a paragraph; one with no words is noted in the report, never dropped silently.
+from a provider the site allows becomes an embed block), a button, a product or a call to
+action as its words and link, sound, video and files as links to them. What only the
+newsletter's e-mail or a sign-up form showed is left out and noted. A card of another kind
+keeps its words as a paragraph; one with no words is noted in the report, never dropped
+silently.
 """
 
 from django.utils.html import escape
@@ -54,14 +57,60 @@ def bookmark_html(url, title="", caption=""):
     """A link under the bookmarked page's title, its caption after it."""
     words = escape(title or url or "")
     link = f'<a href="{escape(url)}">{words}</a>' if url else words
-    return (f"<p>{link}</p>" if words else "") + (f"<p>{caption}</p>" if caption else "")
+    return (f"<p>{link}</p>" if words else "") + (as_blocks(caption) if caption else "")
 
 
 def embed_html(url, caption=""):
     """An embed block when the site allows the provider, else a link (html_to_blocks)."""
     if not url:
-        return f"<p>{caption}</p>" if caption else ""
+        return as_blocks(caption) if caption else ""
     return f'<figure class="wp-block-embed">{escape(url)}{caption_html(caption)}</figure>'
+
+
+def as_blocks(value):
+    """Ghost keeps a card's words as HTML, sometimes already in paragraphs: wrapping those in
+    another paragraph left empty ones around them."""
+    value = str(value)
+    return value if value.lstrip().startswith("<p") else f"<p>{value}</p>"
+
+
+def link_html(url, words):
+    words = words or escape(url or "")
+    return (
+        f'<p><a href="{escape(url)}">{words}</a></p>'
+        if url
+        else (f"<p>{words}</p>" if words else "")
+    )
+
+
+def media_html(payload):
+    """Sound, video and files are kept as links to them (their files are not imported), as
+    WordPress's are, their captions after them."""
+    words = escape(
+        payload.get("title") or payload.get("fileTitle") or payload.get("fileName") or ""
+    )
+    caption = payload.get("caption") or payload.get("fileCaption")
+    return link_html(payload.get("src"), words) + (as_blocks(caption) if caption else "")
+
+
+def call_to_action_html(payload):
+    html = []
+    if payload.get("hasSponsorLabel") and payload.get("sponsorLabel"):
+        html.append(as_blocks(payload["sponsorLabel"]))
+    if payload.get("textValue"):
+        html.append(as_blocks(payload["textValue"]))
+    if payload.get("showButton", True) and payload.get("buttonText"):
+        html.append(link_html(payload.get("buttonUrl"), escape(payload["buttonText"])))
+    return "".join(html)
+
+
+# What a card of these kinds showed was for the newsletter's e-mail or a Ghost member's
+# sign-up, neither of which this blog has: left out, and the report says why.
+LEFT_OUT_CARDS = {
+    "email": "shown only in the newsletter e-mail",
+    "email-cta": "shown only in the newsletter e-mail",
+    "signup": "a newsletter sign-up form",
+}
 
 
 def card_html(name, payload, notes):
@@ -73,7 +122,7 @@ def card_html(name, payload, notes):
         return "".join(
             image_html(image.get("src"), image.get("alt"), image.get("caption"))
             for image in payload.get("images") or []
-        ) + (f"<p>{payload['caption']}</p>" if payload.get("caption") else "")
+        ) + (as_blocks(payload["caption"]) if payload.get("caption") else "")
     if name in {"code", "codeblock"}:
         return code_html(payload.get("code"), payload.get("language"), payload.get("caption"))
     if name in {"markdown", "card-markdown"}:
@@ -86,9 +135,35 @@ def card_html(name, payload, notes):
         return embed_html(payload.get("url"), payload.get("caption"))
     if name in {"hr", "horizontalrule"}:
         return "<hr>"
-    words = [str(payload[key]) for key in WORDY_FIELDS if payload.get(key)]
+    if name in {"audio", "video", "file"}:
+        return media_html(payload)
+    if name == "button":
+        return link_html(payload.get("buttonUrl"), escape(payload.get("buttonText") or ""))
+    if name == "product":
+        title = payload.get("productTitle") or ""
+        return link_html(payload.get("productUrl"), title) + (
+            as_blocks(payload["productDescription"]) if payload.get("productDescription") else ""
+        )
+    if name == "callout":
+        emoji = escape(payload.get("calloutEmoji") or "")
+        text = payload.get("calloutText") or ""
+        if emoji and text.startswith("<p>"):
+            return f"<p>{emoji} {text[3:]}"
+        return as_blocks(f"{emoji} {text}".strip()) if emoji or text else ""
+    if name == "call-to-action":
+        return call_to_action_html(payload)
+    if name in LEFT_OUT_CARDS:
+        notes.append(f"A Ghost “{name}” card ({LEFT_OUT_CARDS[name]}) was left out.")
+        return ""
+    if name == "paywall":
+        notes.append(
+            "Ghost's paywall marker was left out: here a post is public or behind sign-in "
+            "as a whole."
+        )
+        return ""
+    words = [as_blocks(payload[key]) for key in WORDY_FIELDS if payload.get(key)]
     if words:
-        return "".join(f"<p>{text}</p>" for text in words)
+        return "".join(words)
     notes.append(f"A Ghost “{name}” card had no words to keep; it was left out.")
     return ""
 
@@ -105,7 +180,12 @@ LEXICAL_CARDS = {
     "embed",
     "horizontalrule",
 }
-LEXICAL_TEXT_BLOCKS = {"paragraph": "p", "quote": "blockquote", "aside": "blockquote"}
+LEXICAL_TEXT_BLOCKS = {
+    "paragraph": "p",
+    "quote": "blockquote",
+    "extended-quote": "blockquote",
+    "aside": "blockquote",
+}
 
 
 def lexical_inline(nodes):

@@ -7,6 +7,8 @@ import pytest
 
 from blog.models import BlogPage
 
+from .conftest import FIXTURES
+
 PICTURE = "__GHOST_URL__/content/images/2023/01/rack.png"
 YOUTUBE = "https://www.youtube.com/watch?v=abc123"
 
@@ -142,7 +144,7 @@ def test_lexical_cards_become_blocks(run_import, media, ghost_export):
     assert "Worth a read" in caption.source
     assert embed["embed"].url == YOUTUBE and embed["caption"] == "The talk"
     assert '<a href="https://unknown.example/widget/1">' in other.source
-    assert "A Ghost “paywall” card had no words to keep" in report
+    assert "Ghost's paywall marker was left out" in report
 
 
 def test_mobiledoc_cards_become_blocks(run_import, media, ghost_export):
@@ -174,3 +176,77 @@ def test_mobiledoc_cards_become_blocks(run_import, media, ghost_export):
     assert '<a href="https://example.org/paper">The paper</a>' in bookmark.source
     # The embed card's own frame is not used: the block is made from its address.
     assert embed["embed"].url == YOUTUBE
+
+
+# Ghost's "golden post": a lexical document holding every card Ghost's editor makes, as Ghost
+# wrote it (tests/blog/importing/fixtures/real/README.md).
+GOLDEN_POST = FIXTURES / "real" / "ghost-5-golden-post" / "golden-post.json"
+
+
+@pytest.fixture
+def golden_export(tmp_path):
+    """The golden post as the body of a published Ghost 5 post kept only as lexical."""
+    post = {
+        "id": "6571f0c2a8d3e40001a1b2c3",
+        "title": "Every card",
+        "slug": "every-card",
+        "type": "post",
+        "status": "published",
+        "visibility": "public",
+        "published_at": "2023-12-07T16:00:00.000Z",
+        "lexical": GOLDEN_POST.read_text(encoding="utf-8"),
+        "html": None,
+        "mobiledoc": None,
+    }
+    export = tmp_path / "ghost.json"
+    meta = {"exported_on": 1701964800000, "version": "5.75.0"}
+    export.write_text(json.dumps({"db": [{"meta": meta, "data": {"posts": [post]}}]}))
+    return export
+
+
+def body_text(body):
+    return " ".join(
+        value.source if hasattr(value, "source") else str(value) for _kind, value in body
+    )
+
+
+def test_every_card_of_ghosts_editor_reads_sensibly(run_import, golden_export):
+    report = run_import(golden_export)
+    assert "  failed          0" in report
+    post = BlogPage.objects.get(slug="every-card")
+    assert post.live
+    body = blocks("every-card")
+    text = body_text(body)
+    # Ghost's quotes are quotes, not plain paragraphs.
+    quotes = [value["quote"] for kind, value in body if kind == "quote"]
+    assert quotes == [
+        "This is block quote",
+        "This is a...different block quote",
+        "A blockquote",
+    ]
+    # Captions and callouts Ghost stores as paragraphs leave no empty paragraphs around them.
+    assert not [value for kind, value in body if kind == "paragraph" and "<p></p>" in value.source]
+    assert "<p>My favorite website.</p>" in text
+    # A button, a product and a call to action keep where they lead.
+    assert '<a href="https://ghost.org">Click me, I\'m a button!</a>' in text
+    assert '<a href="https://ghost.org">Make a blog!</a>' in text
+    assert "Here’s a basic CTA card" in text
+    assert '<a href="https://koenig.ghost.org/">Learn more</a>' in text
+    # A sponsored card says so here too.
+    assert "SPONSORED test card" in text
+    assert "💡 I had an idea..." in text
+    # Sound, video and files are kept as links to them, as WordPress's are.
+    assert '<a href="https://main.ghost.org/content/media/2023/12/sample.mp3">Sample</a>' in text
+    assert 'href="https://main.ghost.org/content/media/2023/12/sample_640x360.mp4"' in text
+    assert "A lovely video of a woman on the beach doing nothing." in text
+    assert '<a href="https://main.ghost.org/content/files/2023/11/test.txt">test</a>' in text
+    assert "A tiny text file." in text
+    # What only the newsletter's e-mail or a sign-up form showed stays out, and the report
+    # says why, never that a card "had no words".
+    assert "fellow users of electronic mail" not in text
+    assert "first_name" not in text
+    assert "Sign up for This Is The Main" not in text and "Subscribe" not in text
+    assert "had no words to keep" not in report
+    assert "A Ghost “email” card (shown only in the newsletter e-mail) was left out." in report
+    assert "A Ghost “signup” card (a newsletter sign-up form) was left out" in report
+    assert "Ghost's paywall marker was left out" in report
