@@ -11,6 +11,8 @@ keeps its words as a paragraph; one with no words is noted in the report, never 
 silently.
 """
 
+import re
+
 from django.utils.html import escape
 
 from .markdown import markdown_html
@@ -147,9 +149,13 @@ def card_html(name, payload, notes):
     if name == "callout":
         emoji = escape(payload.get("calloutEmoji") or "")
         text = payload.get("calloutText") or ""
-        if emoji and text.startswith("<p>"):
-            return f"<p>{emoji} {text[3:]}"
-        return as_blocks(f"{emoji} {text}".strip()) if emoji or text else ""
+        if not text:
+            return as_blocks(emoji) if emoji else ""
+        # The emoji opens the callout's first paragraph, as Ghost shows it.
+        opening = re.match(r"\s*<p\b[^>]*>", text)
+        if emoji and opening:
+            return f"{opening.group()}{emoji} {text[opening.end() :]}"
+        return as_blocks(f"{emoji} {text}".strip())
     if name == "call-to-action":
         return call_to_action_html(payload)
     if name in LEFT_OUT_CARDS:
