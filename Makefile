@@ -80,7 +80,7 @@ LOAD_ARGS ?= --duration 10
 load: install ## mixed reader traffic against gunicorn + a private PostgreSQL: 5xx, p50/p95/p99, worker memory
 	$(PY) -m tests.ops.load $(LOAD_ARGS)
 
-lighthouse: install ## Lighthouse scores for /blog/ and a post, served as in production (gunicorn, DEBUG off)
+lighthouse: install ## Lighthouse scores for /blog/, a post and one without a hero picture, served as in production
 	bash .ci/services.sh
 	VENV=$(VENV) bash tests/browser/lighthouse.sh
 
