@@ -261,6 +261,8 @@ class BodyConverter:
 
     def clean(self, soup):
         for tag in soup.find_all(REMOVED):
+            if tag.decomposed:  # inside one removed before it, and named with it
+                continue
             self.note(f"Removed a <{tag.name}> element: scripts, styles and forms are not kept.")
             tag.decompose()
         for tag in soup.find_all(True):

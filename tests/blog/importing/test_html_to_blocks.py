@@ -28,6 +28,16 @@ def test_nothing_executable_survives(html):
         assert unsafe not in stored
 
 
+def test_a_removed_element_inside_another_is_named_once_not_as_an_empty_tag():
+    """Ghost's file card draws its icon as an <svg> holding a <style>: the report named the svg,
+    then an element with no name ("Removed a <> element")."""
+    body = html_to_blocks(
+        '<p>Get it</p><svg viewBox="0 0 24 24"><defs><style>.a{fill:none;}</style></defs>'
+        '<polyline class="a" points="8 14 12 18"></polyline></svg>'
+    )
+    assert body.notes == ["Removed a <svg> element: scripts, styles and forms are not kept."]
+
+
 def test_the_words_of_an_unsafe_link_are_kept():
     body = html_to_blocks('<p>Read <a href="javascript:go()">this</a>.</p>')
     assert "Read this." in body.blocks[0]["value"]
