@@ -228,6 +228,7 @@ class BodyConverter:
         html = SHORTCODE_PLAYER.sub(self.player, html)
         html = SHORTCODE_CODE.sub(code_element, html)
         soup = BeautifulSoup(html, "html.parser")
+        self.simplify_ghost_cards(soup)
         self.clean(soup)
         self.walk(soup)
         self.flush()
@@ -258,6 +259,24 @@ class BodyConverter:
                 "left out."
             )
         return ""
+
+    def simplify_ghost_cards(self, soup):
+        """Ghost renders its cards (the html of a Ghost export) with players' controls, icons and
+        forms around what they hold: each becomes the few elements a reader needs, before the
+        rest is read as any other body."""
+        for card in soup.select(".kg-card"):
+            if card.decomposed:
+                continue
+            kinds = set(card.get("class") or [])
+            simpler = next((make for kind, make in GHOST_CARDS.items() if kind in kinds), None)
+            if simpler is None:
+                continue
+            html = simpler(card)
+            if html is None:
+                self.note("A Ghost “signup” card (a newsletter sign-up form) was left out.")
+                card.decompose()
+            else:
+                card.replace_with(BeautifulSoup(html, "html.parser"))
 
     def clean(self, soup):
         for tag in soup.find_all(REMOVED):
@@ -499,7 +518,8 @@ class BodyConverter:
             return
         kind = "sound" if node.name == "audio" else "video"
         if url and safe_href(url):
-            name = urlparse(url).path.rsplit("/", 1)[-1] or url
+            # Ghost's cards name their sound; other players only have the file's name.
+            name = node.get("title") or urlparse(url).path.rsplit("/", 1)[-1] or url
             self.rich(f'<p><a href="{escape(url)}">{escape(name)}</a></p>')
             self.note(
                 f"A {kind} file is kept as a link to its old address: the file itself was not "
@@ -560,6 +580,88 @@ class BodyConverter:
                 },
             },
         )
+
+
+def words_of(card, selector):
+    found = card.select_one(selector)
+    return escape(found.get_text(" ", strip=True)) if found else ""
+
+
+def inner_html(card, selector):
+    found = card.select_one(selector)
+    return found.decode_contents() if found else ""
+
+
+def linked(href, words):
+    if not words:
+        return ""
+    return f'<p><a href="{escape(href)}">{words}</a></p>' if href else f"<p>{words}</p>"
+
+
+def caption_of(card):
+    caption = inner_html(card, "figcaption")
+    return (
+        caption if caption.lstrip().startswith("<p") else (f"<p>{caption}</p>" if caption else "")
+    )
+
+
+def ghost_bookmark(card):
+    container = card.select_one("a.kg-bookmark-container")
+    href = container.get("href", "") if container else ""
+    return linked(href, words_of(card, ".kg-bookmark-title") or escape(href)) + caption_of(card)
+
+
+def ghost_media(tag):
+    def simpler(card):
+        player = card.find(tag)
+        if player is None:
+            return ""
+        title = words_of(card, f".kg-{tag}-title")
+        named = f' title="{title}"' if title else ""
+        return f'<{tag} src="{escape(player.get("src", ""))}"{named}></{tag}>' + caption_of(card)
+
+    return simpler
+
+
+def ghost_file(card):
+    container = card.select_one("a.kg-file-card-container")
+    title = words_of(card, ".kg-file-card-title") or words_of(card, ".kg-file-card-filename")
+    caption = words_of(card, ".kg-file-card-caption")
+    return linked(container.get("href", "") if container else "", title) + (
+        f"<p>{caption}</p>" if caption else ""
+    )
+
+
+def ghost_callout(card):
+    emoji, text = words_of(card, ".kg-callout-emoji"), inner_html(card, ".kg-callout-text")
+    return f"<p>{emoji} {text}</p>" if emoji else f"<p>{text}</p>"
+
+
+def ghost_call_to_action(card):
+    sponsor = words_of(card, ".kg-cta-sponsor-label")
+    button = card.select_one("a.kg-cta-button")
+    return (
+        (f"<p>{sponsor}</p>" if sponsor else "")
+        + inner_html(card, ".kg-cta-text")
+        + (
+            linked(button.get("href", ""), escape(button.get_text(" ", strip=True)))
+            if button
+            else ""
+        )
+    )
+
+
+# Ghost's cards by their class, and what each becomes; None: left out (a sign-up form's words
+# without its form would ask readers to do what they cannot).
+GHOST_CARDS = {
+    "kg-bookmark-card": ghost_bookmark,
+    "kg-audio-card": ghost_media("audio"),
+    "kg-video-card": ghost_media("video"),
+    "kg-file-card": ghost_file,
+    "kg-callout-card": ghost_callout,
+    "kg-cta-card": ghost_call_to_action,
+    "kg-signup-card": lambda card: None,
+}
 
 
 def media_element(match):

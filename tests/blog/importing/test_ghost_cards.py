@@ -250,3 +250,55 @@ def test_every_card_of_ghosts_editor_reads_sensibly(run_import, golden_export):
     assert "A Ghost “email” card (shown only in the newsletter e-mail) was left out." in report
     assert "A Ghost “signup” card (a newsletter sign-up form) was left out" in report
     assert "Ghost's paywall marker was left out" in report
+
+
+@pytest.fixture
+def golden_export_with_html(tmp_path):
+    """The golden post as a Ghost 5 export holds it: its lexical and the html Ghost rendered
+    from it, which the import reads."""
+    post = {
+        "id": "6571f0c2a8d3e40001a1b2c4",
+        "title": "Every card, rendered",
+        "slug": "every-card-rendered",
+        "type": "post",
+        "status": "published",
+        "visibility": "public",
+        "published_at": "2023-12-07T16:00:00.000Z",
+        "lexical": GOLDEN_POST.read_text(encoding="utf-8"),
+        "html": GOLDEN_POST.with_suffix(".html").read_text(encoding="utf-8"),
+        "mobiledoc": None,
+    }
+    export = tmp_path / "ghost.json"
+    meta = {"exported_on": 1701964800000, "version": "5.75.0"}
+    export.write_text(json.dumps({"db": [{"meta": meta, "data": {"posts": [post]}}]}))
+    return export
+
+
+def test_ghosts_rendered_cards_lose_their_player_controls_and_forms(
+    run_import, golden_export_with_html
+):
+    report = run_import(golden_export_with_html)
+    assert "  failed          0" in report
+    text = body_text(blocks("every-card-rendered"))
+    # The players' clocks and durations were paragraphs of their own.
+    for control in ("0:00", "/105.822041", "/0:13", "1×"):
+        assert control not in text
+    # A bookmark is a link to what it bookmarks, its caption after it; its site's icon and
+    # thumbnail are decoration, never reported as missing pictures.
+    assert (
+        '<a href="https://ghost.org">Ghost: Independent technology for modern publishing</a>'
+        in text
+    )
+    assert "<p>My favorite website.</p>" in text
+    assert "favicon.ico" not in report and "images/meta/ghost.png" not in report
+    # Sound keeps its title; a file card reads as its title and caption, not run together.
+    assert '<a href="https://main.ghost.org/content/media/2023/12/sample.mp3">Sample</a>' in text
+    assert "(no address)" not in report
+    assert '<a href="https://main.ghost.org/content/files/2023/11/test.txt">test</a>' in text
+    assert "<p>A tiny text file.</p>" in text and "16 Bytes" not in text
+    assert "💡 I had an idea..." in text
+    assert '<a href="https://koenig.ghost.org/">Learn more</a>' in text
+    # A sign-up form's words without its form are left out, and the report says so.
+    assert "Sign up for This Is The Main" not in text
+    assert "No spam. Unsubscribe anytime." not in text
+    assert "A Ghost “signup” card (a newsletter sign-up form) was left out." in report
