@@ -168,6 +168,8 @@ class FigureBlock(blocks.StructBlock):
 
     class Meta:
         icon = "image"
+        # Named apart from the text's own inline "Image", which the "/" menu lists too.
+        label = "Picture with caption"
         template = "blocks/figure_block.html"
         value_class = FigureValue
 
@@ -280,6 +282,8 @@ class VideoEmbedBlock(blocks.StructBlock):
 
     class Meta:
         icon = "media"
+        # Named apart from the text's own inline "Embed", which the "/" menu lists too.
+        label = "Video or post with caption"
         template = "blocks/embed_block.html"
 
 

@@ -233,6 +233,13 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         max_length=160, blank=True, help_text="The heading above the list of posts."
     )
     section_intro = models.TextField(blank=True, help_text="A sentence under the list heading.")
+    feed_link_text = models.CharField(
+        max_length=80,
+        blank=True,
+        default="Subscribe by RSS",
+        help_text="The link to the blog's RSS feed under the list heading (on a topic's page, "
+        "to that topic's feed). Leave empty to show no link.",
+    )
     posts_per_page = models.PositiveSmallIntegerField(
         default=12,
         validators=[MinValueValidator(1), MaxValueValidator(60)],
@@ -253,7 +260,12 @@ class BlogIndexPage(OneQueryRestrictionsMixin, RoutablePageMixin, Page):
         FieldPanel("title_line"),
         MultiFieldPanel([FieldPanel("hero_heading"), FieldPanel("hero_intro")], heading="Hero"),
         MultiFieldPanel(
-            [FieldPanel("section_heading"), FieldPanel("section_intro")], heading="Post list"
+            [
+                FieldPanel("section_heading"),
+                FieldPanel("section_intro"),
+                FieldPanel("feed_link_text"),
+            ],
+            heading="Post list",
         ),
         FieldPanel("posts_per_page"),
         FieldPanel("default_author"),

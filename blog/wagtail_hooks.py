@@ -5,6 +5,7 @@ from .editorial import (  # noqa: F401  (registers their hooks)
     autosave,  # autosave without a second post or an identical version
     changes_requested,  # the request and its comment for the author, one way back to review
     editor_hooks,  # Posts overview, calendar, share links, content checks
+    post_words,  # "post", not "page", in the menu and on the dashboard; back to the Posts list
     schedule_messages,  # messages that say when readers see the post
 )
 from .editorial.dashboard import ScheduledPublishingPanel

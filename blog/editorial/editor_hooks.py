@@ -11,7 +11,6 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from wagtail import hooks
 from wagtail.admin.menu import MenuItem
 from wagtail.admin.ui.menus.pages import PageMenuItem
-from wagtail.admin.utils import get_valid_next_url_from_request
 from wagtail.permission_policies.pages import PagePermissionPolicy
 from wagtail_modeladmin.options import modeladmin_register
 
@@ -28,6 +27,7 @@ from .admin_views import (
 from .content_checks import use_blog_content_checks
 from .featuring import FEATURE, UNFEATURE
 from .page_privacy import only_pages_seen
+from .post_words import POSTS_LIST
 from .posts_admin import PostsAdmin
 
 modeladmin_register(PostsAdmin)
@@ -153,10 +153,6 @@ def table_editor_assets():
     )
 
 
-# wagtail-modeladmin's name for the Posts list (PostsAdmin).
-POSTS_LIST = "blog_blogpage_modeladmin_index"
-
-
 def screens_a_review_starts_from():
     """The admin screens a Publisher opens a post in review from, and returns to afterwards."""
     return {reverse("wagtailadmin_home"), reverse("blog_calendar"), reverse(POSTS_LIST)}
@@ -178,14 +174,3 @@ def remember_where_the_editor_came_from(request, page):
         return None
     back = f"{where.path}?{where.query}" if where.query else where.path
     return redirect(f"{request.path}?{urlencode({'next': back})}")
-
-
-@hooks.register("after_edit_page")
-def after_a_review_step_return_to_the_posts(request, page):
-    """A review step (Approve, Request changes) taken without `next` ends on the Posts list,
-    where Wagtail's own end, the page explorer, lists the blog's pages by hundreds."""
-    if not isinstance(page, BlogPage) or not request.POST.get("action-workflow-action"):
-        return None
-    if get_valid_next_url_from_request(request) or not request.accepts("text/html"):
-        return None
-    return redirect(POSTS_LIST)

@@ -1,6 +1,8 @@
 """The admin names things with the editor's words: a post is a "post", the site is the blog."""
 
 import ast
+import json
+import re
 
 import pytest
 from bs4 import BeautifulSoup
@@ -147,3 +149,114 @@ def test_the_committed_catalogue_is_compiled_from_its_source(settings):
     with translation.override("en-us"):
         for msgid, msgstr in entries:
             assert gettext(msgid) == msgstr
+
+
+def menu_labels(response):
+    """The labels of the admin sidebar's menu, which Wagtail sends as JSON for its script."""
+    props = BeautifulSoup(response.content, "html.parser").select_one("#wagtail-sidebar-props")
+    labels = []
+
+    def collect(value):
+        if isinstance(value, dict):
+            if isinstance(value.get("label"), str):
+                labels.append(value["label"])
+            for item in value.values():
+                collect(item)
+        elif isinstance(value, list):
+            for item in value:
+                collect(item)
+
+    collect(json.loads(props.string))
+    return labels
+
+
+@pytest.mark.parametrize("group", [EDITORS, PUBLISHERS])
+def test_editors_and_publishers_find_posts_in_the_menu_and_no_page_tree(client, blog, group):
+    client.force_login(make_user("eddie", group=group))
+    labels = menu_labels(client.get("/admin/"))
+    assert "Posts" in labels
+    assert "Pages" not in labels
+
+
+def test_a_superuser_keeps_the_page_tree_for_the_home_and_blog_pages(admin_client, blog):
+    labels = menu_labels(admin_client.get("/admin/"))
+    assert "Pages" in labels
+    assert "Posts" in labels
+
+
+def test_the_dashboard_counts_and_searches_posts(client, blog, author, topic):
+    for number in range(2):
+        draft_post(blog, f"Post {number}", authors=[author], topics=[topic])
+    client.force_login(make_user("eddie", group=EDITORS))
+    dashboard = client.get("/admin/")
+    page = BeautifulSoup(dashboard.content, "html.parser")
+    summary = page.select_one(".w-summary")
+    assert "2 Posts" in " ".join(summary.get_text(" ").split())
+    assert summary.find("a", string=re.compile("2 Posts"))["href"] == "/admin/blog/blogpage/"
+    assert page.select_one("input[name=q]")["placeholder"] == "Search all posts…"
+    assert "page" not in text_of(dashboard).lower()
+
+
+def test_the_dashboard_lists_an_editors_posts_in_review_as_posts(client, blog, author, topic):
+    post = draft_post(blog, "Launch notes", authors=[author], topics=[topic])
+    client.force_login(make_user("eddie", group=EDITORS))
+    client.post(edit_url(post), edit_form_data(client, post, **{"action-submit": "1"}))
+    dashboard = text_of(client.get("/admin/"))
+    assert "Your posts in review" in dashboard
+    assert "page" not in dashboard.lower()
+
+
+def test_the_status_panel_says_anyone_can_edit_this_post(client, blog, author, topic):
+    post = draft_post(blog, "Launch notes", authors=[author], topics=[topic])
+    client.force_login(make_user("kenji", group=PUBLISHERS))
+    status = text_of(client.get(edit_url(post)))
+    assert "Anyone can edit this post" in status
+    assert "edit this page" not in status
+
+
+def landed_on(response):
+    return response.redirect_chain[-1][0]
+
+
+def test_submitting_a_post_for_review_ends_on_the_posts_list(client, blog, author, topic):
+    post = draft_post(blog, "Launch notes", authors=[author], topics=[topic])
+    client.force_login(make_user("eddie", group=EDITORS))
+    submit = edit_form_data(client, post, **{"action-submit": "1"})
+    assert landed_on(client.post(edit_url(post), submit, follow=True)) == "/admin/blog/blogpage/"
+
+
+def test_saving_a_draft_keeps_the_editor_open(client, blog, author, topic):
+    post = draft_post(blog, "Launch notes", authors=[author], topics=[topic])
+    client.force_login(make_user("eddie", group=EDITORS))
+    saved = client.post(edit_url(post), edit_form_data(client, post), follow=True)
+    assert landed_on(saved) == edit_url(post)
+
+
+def test_publishing_a_post_ends_on_the_posts_list(client, blog, author, topic):
+    post = draft_post(blog, "Launch notes", authors=[author], topics=[topic])
+    client.force_login(make_user("kenji", group=PUBLISHERS))
+    publish = edit_form_data(client, post, **{"action-publish": "1"})
+    assert landed_on(client.post(edit_url(post), publish, follow=True)) == "/admin/blog/blogpage/"
+
+
+def test_submitting_a_new_post_ends_on_the_posts_list_and_saving_it_stays(
+    client, blog, author, topic
+):
+    client.force_login(make_user("eddie", group=EDITORS))
+    saved = client.post(add_url(blog), post_form(author, topic), follow=True)
+    post = BlogPage.objects.get(slug="why-our-gpus-ran-hot")
+    assert landed_on(saved) == edit_url(post)
+    submitted = client.post(
+        add_url(blog),
+        post_form(author, topic, slug="second-post", **{"action-submit": "1"}),
+        follow=True,
+    )
+    assert landed_on(submitted) == "/admin/blog/blogpage/"
+
+
+def test_a_way_back_named_by_next_still_wins(client, blog, author, topic):
+    post = draft_post(blog, "Launch notes", authors=[author], topics=[topic])
+    client.force_login(make_user("eddie", group=EDITORS))
+    submit = edit_form_data(client, post, **{"action-submit": "1"})
+    submit["next"] = "/admin/calendar/"
+    assert landed_on(client.post(edit_url(post), submit, follow=True)) == "/admin/calendar/"

@@ -330,3 +330,33 @@ def test_what_an_editor_types_reaches_a_feed_reader_as_typed(client, home):
         assert rendered(entry.findtext(f"{ATOM}summary")) == TYPED
         assert entry.findtext(f"{ATOM}author/{ATOM}name") == NAME
         assert [c.get("term") for c in entry.findall(f"{ATOM}category")] == ["Typed", NAME]
+
+
+def visible_feed_links(client, url):
+    """The links to a feed a reader sees on the page (the head's are for feed readers)."""
+    body = BeautifulSoup(client.get(url).content, "html.parser").body
+    return [
+        (link.get_text(strip=True), link["href"])
+        for link in body.select("a[href]")
+        if link["href"].endswith(("/feed/", "/atom/"))
+    ]
+
+
+def test_the_blog_and_its_topics_show_a_link_to_their_feed(client, two_posts, topic):
+    topic_page = f"/blog/topic/{topic.slug}/"
+    assert visible_feed_links(client, "/blog/") == [("Subscribe by RSS", "/blog/feed/")]
+    assert visible_feed_links(client, topic_page) == [("Subscribe by RSS", f"{topic_page}feed/")]
+    for _, href in visible_feed_links(client, "/blog/") + visible_feed_links(client, topic_page):
+        response = client.get(href)
+        assert response.status_code == 200, href
+        assert response["Content-Type"].startswith("application/rss+xml"), href
+
+
+def test_the_editor_words_the_feed_link_or_leaves_it_out(client, two_posts, blog, topic):
+    blog.feed_link_text = "Follow in your feed reader"
+    blog.save_revision().publish()
+    assert visible_feed_links(client, "/blog/") == [("Follow in your feed reader", "/blog/feed/")]
+    blog.feed_link_text = ""
+    blog.save_revision().publish()
+    assert visible_feed_links(client, "/blog/") == []
+    assert visible_feed_links(client, f"/blog/topic/{topic.slug}/") == []

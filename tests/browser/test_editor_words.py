@@ -2,6 +2,7 @@
 address on the clipboard and says so; the editor's word count and the preview's Checks say the
 same number, the model's, and the card, featured and social previews run no article checks."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -9,12 +10,15 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from blog.demo.posts import POSTS
+from blog.editorial.roles import REVIEW_WORKFLOW
 from blog.models import BlogPage, BlogPageTopic, Topic
 from blog.reading import reading_minutes
 
+from .conftest import screenshot
 from .editing import (
     add_topics,
     committed,
+    go_ahead_if_asked,
     open_action_menu,
     open_new_post,
     sign_in,
@@ -180,3 +184,33 @@ def remove_topic(slug):
     # An autosave may have linked the new post to it already; the post goes with the staff.
     BlogPageTopic.objects.filter(topic__slug=slug).delete()
     Topic.objects.filter(slug=slug).delete()
+
+
+def test_an_editor_meets_posts_not_pages_and_ends_on_the_posts_list(staff, contexts):
+    server = staff["server"]
+    post = committed(write_draft, staff, "A draft to send for review")
+    editor = sign_in(contexts(), server, staff["editor"])
+
+    sidebar = editor.locator("#wagtail-sidebar")
+    expect(sidebar.get_by_role("link", name="Posts", exact=True)).to_be_visible()
+    expect(sidebar.get_by_text("Pages", exact=True)).to_have_count(0)
+    summary = editor.locator(".w-summary")
+    expect(summary).to_contain_text(re.compile(r"\d+ Posts"))
+    expect(summary).not_to_contain_text("Page")
+    expect(editor.get_by_placeholder("Search all posts…")).to_be_visible()
+    screenshot(editor, "editor-dashboard-in-post-words")
+
+    editor.goto(f"{server}/admin/pages/{post.pk}/edit/")
+    editor.get_by_role("button", name="Toggle status").click()
+    status = editor.locator("[data-side-panel='status']")
+    expect(status).to_contain_text("Anyone can edit this post")
+    expect(status).not_to_contain_text("this page")
+
+    open_action_menu(editor)
+    submit_label = f"Submit to {REVIEW_WORKFLOW}"
+    editor.locator("footer").get_by_role("button", name=submit_label).click()
+    go_ahead_if_asked(editor, submit_label, "is submitted for review")
+    editor.wait_for_url(f"{server}/admin/blog/blogpage/")
+    expect(editor.get_by_role("heading", level=1)).to_have_text("Posts")
+    expect(editor.get_by_role("link", name="A draft to send for review")).to_be_visible()
+    screenshot(editor, "editor-back-on-the-posts-list-after-submitting")

@@ -131,7 +131,7 @@ def test_an_editors_day(staff, contexts, shoot):
     add_block(editor, "Code")
     body.locator("[data-contentpath='language'] select").last.select_option("python")
     body.locator("[data-contentpath='code'] textarea").last.fill(CODE)
-    add_block(editor, "Image")
+    add_block(editor, "Picture with caption")
     choose_image(editor, body.locator("[data-contentpath='image']").last, HERO_TITLE)
     words_before_alt_text = word_count.inner_text()
     body.locator("[data-contentpath='alt_text'] textarea").last.fill(FIGURE_ALT)

@@ -244,3 +244,18 @@ def test_posts_without_a_picture_keep_the_grid_even_and_the_pages_on_screen(
     assert bare_page.locator(".post__hero").count() == 0
     title = box(bare_page.locator(".post__title"))
     assert title["y"] + title["height"] < 900, "the title of a post without a picture is on screen"
+
+
+@pytest.mark.parametrize("name", ["blog", "topic"])
+def test_a_reader_finds_the_link_to_the_feed_on_the_blog_and_its_topics(open_page, name):
+    path = READER_PAGES[name]
+    page = open_page(path, "phone")
+    link = page.get_by_role("link", name="Subscribe by RSS")
+    assert link.is_visible(), f"no feed link on {name}"
+    place = box(link)
+    assert place["x"] >= 0 and place["x"] + place["width"] <= WIDTHS["phone"]
+    assert place["height"] >= 24, "the feed link is too small a target for a thumb"
+    feed = page.request.get(link.evaluate("(a) => a.href"))
+    assert feed.url.endswith(f"{path}feed/")
+    assert feed.status == 200
+    assert feed.headers["content-type"].startswith("application/rss+xml")

@@ -56,3 +56,19 @@ def test_slash_opens_the_menu_of_what_can_be_added(staff, contexts):
     text.press("Enter")
     text.press_sequentially("It was the cable.")
     expect(text.locator("blockquote")).to_have_text("It was the cable.")
+
+
+def test_every_entry_of_the_slash_menu_has_a_name_of_its_own(staff, contexts):
+    editor = sign_in(contexts(), staff["server"], staff["editor"])
+    open_new_post(editor, staff["server"], staff["blog"])
+    add_block(editor, "Text")
+    text = editor.locator("[data-contentpath='body'] [contenteditable='true']").last
+    text.click()
+    text.press_sequentially("/")
+    options = editor.get_by_role("listbox").get_by_role("option")
+    expect(options.first).to_be_visible()
+    names = [name.strip() for name in options.all_inner_texts()]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    assert not repeated, f"named twice in the / menu: {repeated} (of {names})"
+    # The blocks say what they are beside the text's own picture and embed.
+    assert {"Picture with caption", "Video or post with caption"} <= set(names)
