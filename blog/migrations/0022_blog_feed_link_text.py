@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('blog', '0020_table_cells_are_text'),
+        ('blog', '0021_import_dry_run_is_a_task'),
     ]
 
     operations = [
