@@ -7,10 +7,16 @@ Wagtail's own grouping (wagtail #13863, "Autosave UX refinements") only merges t
 autosave session; here a save that would repeat the latest version reuses it instead.
 
 A post with an approved go-live is described as scheduled, not "locked" (ScheduledPostLock).
+
+History lists the post's versions to compare any two (CompareVersionsForm, shown by
+blog/editorial/versions.py).
 """
 
+from django import forms
+from django.urls import reverse
 from django.utils import timezone
 from wagtail.locks import ScheduledForPublishLock
+from wagtail.models import PageLogEntry
 
 # Values that describe the post as a whole or its place in the tree, not what the editor wrote:
 # they differ between a version and the post without any edit (with_content_json keeps most).
@@ -103,3 +109,89 @@ class ScheduledPostLock(ScheduledForPublishLock):
 
     def get_description(self, user):
         return f"Goes live {self.when()}. Unschedule to edit it again."
+
+
+# What was done with a version, the most telling first, from the History rows that name it.
+KIND_BY_ACTION = {
+    "wagtail.publish": "Published",
+    "wagtail.publish.scheduled": "Published",
+    "wagtail.revert": "Restored",
+    "wagtail.workflow.start": "Submitted for review",
+    "wagtail.create": "Created",
+    "wagtail.edit": "Draft saved",
+}
+KIND_ORDER = list(KIND_BY_ACTION)
+
+
+def version_label(revision, kind, *, live, latest):
+    local = timezone.localtime(revision.created_at)
+    who = ""
+    if revision.user:
+        who = revision.user.get_full_name() or revision.user.get_username()
+    status = " (live)" if live else " (current draft)" if latest else ""
+    parts = [f"{local:%-d %b %Y, %H:%M:%S}", who, f"{kind}{status}"]
+    return " · ".join(part for part in parts if part)
+
+
+def version_choices(page):
+    """(id, label) for each of the page's versions, newest first."""
+    revisions = list(page.revisions.select_related("user").order_by("-created_at", "-pk"))
+    actions = {}
+    for revision_id, action in PageLogEntry.objects.filter(
+        page=page, revision__isnull=False, action__in=KIND_ORDER
+    ).values_list("revision_id", "action"):
+        actions.setdefault(revision_id, set()).add(action)
+    choices = []
+    for revision in revisions:
+        done = actions.get(revision.pk, set())
+        action = next((action for action in KIND_ORDER if action in done), "wagtail.edit")
+        kind = KIND_BY_ACTION[action]
+        if revision.approved_go_live_at and action != "wagtail.publish":
+            kind = "Scheduled"
+        label = version_label(
+            revision,
+            kind,
+            live=revision.pk == page.live_revision_id and page.live,
+            latest=revision.pk == page.latest_revision_id,
+        )
+        choices.append((revision.pk, label))
+    return choices
+
+
+class CompareVersionsForm(forms.Form):
+    older = forms.TypedChoiceField(label="Compare", coerce=int)
+    newer = forms.TypedChoiceField(label="with", coerce=int)
+
+    def __init__(self, *args, page, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.page = page
+        choices = version_choices(page)
+        for name in self.fields:
+            self.fields[name].choices = choices
+        self.fields["older"].error_messages["invalid_choice"] = (
+            "That is not a version of this post: choose one from the list."
+        )
+        self.fields["newer"].error_messages = self.fields["older"].error_messages
+        if len(choices) > 1:
+            self.initial = {"older": choices[1][0], "newer": choices[0][0]}
+
+    def clean(self):
+        data = super().clean()
+        older, newer = data.get("older"), data.get("newer")
+        if older is not None and older == newer:
+            raise forms.ValidationError("Choose two different versions to compare.")
+        return data
+
+    def comparison_url(self):
+        """Wagtail's comparison of the two chosen versions, the older one first."""
+        chosen = self.page.revisions.filter(
+            pk__in=[self.cleaned_data["older"], self.cleaned_data["newer"]]
+        ).order_by("created_at", "pk")
+        older, newer = (revision.pk for revision in chosen)
+        return reverse("wagtailadmin_pages:revisions_compare", args=[self.page.pk, older, newer])
+
+
+def compare_versions_form(page):
+    """The form History shows above its rows, or None when there is nothing to compare."""
+    form = CompareVersionsForm(page=page)
+    return form if len(form.fields["older"].choices) > 1 else None
