@@ -79,6 +79,42 @@ def repeated_revision(post, *, overwrite_revision, previous_revision, approved_g
     return latest
 
 
+# What happens to a version while it is only being written: what its autosaves and a save ending
+# the editing session log. Any other row (published, submitted, restored…) leaves it as it is.
+ACTIONS_WHILE_WRITING = {"wagtail.create", "wagtail.edit"}
+
+
+def autosaved_version_to_finish(post, user, *, previous_revision, approved_go_live_at):
+    """The version this window's autosave has been writing, when a save from the full editor
+    (Save draft, Publish, Submit…) ends its editing session, else None.
+
+    Wagtail 8 gives an editing session one version: its first autosave makes it, later ones
+    overwrite it (one History row). Save draft then made a version of its own, differing from
+    the autosaved one by what was typed since the last autosave, so "Compare with previous
+    version" showed a few keystrokes instead of the session's changes. The save is written into
+    the session's version instead, as its next autosave would have been: Wagtail's own rules
+    for that (the latest version, and the editor's), and nothing done to it yet but writing.
+    static/js/autosave-guard.js sends which version this window's autosave wrote; another
+    window's autosaves are not this session's and keep the version they made.
+    """
+    if previous_revision is not None or approved_go_live_at is not None:
+        return None  # a restore, or an approval with a go-live: both belong in History
+    if not getattr(post, "saved_from_the_full_editor", False):
+        return None
+    autosaved = getattr(post, "autosaved_revision_id", "")
+    latest = post.get_latest_revision()
+    if latest is None or autosaved != str(latest.pk) or latest.user_id != getattr(user, "pk", None):
+        return None
+    if latest.pk == post.live_revision_id or latest.approved_go_live_at is not None:
+        return None
+    done = PageLogEntry.objects.filter(revision=latest).exclude(
+        action__startswith="wagtail.comments"
+    )
+    if done.exclude(action__in=ACTIONS_WHILE_WRITING).exists():
+        return None
+    return latest
+
+
 def scheduled_moment(moment):
     """'Fri 4 Dec, 23:21 Berlin time' on the clock of the signed-in editor (Wagtail activates
     their admin time zone), with the year only when it is not this year's."""

@@ -1,5 +1,7 @@
 """History compares any two versions of a post, as WordPress's revisions screen does."""
 
+import re
+
 import pytest
 from bs4 import BeautifulSoup
 from django.test import Client
@@ -7,7 +9,8 @@ from django.test import Client
 from blog.editorial.roles import EDITORS
 from tests.factories import draft_post
 
-from .scheduling import make_user
+from .scheduling import edit_url, make_user
+from .test_autosave import AUTOSAVE, edit_form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -154,3 +157,40 @@ def test_only_those_who_may_edit_the_page_compare_its_versions(editors_client, h
 
 def test_an_address_out_of_any_range_is_a_404(editors_client):
     assert editors_client.get(f"/admin/blog/posts/{'9' * 20}/compare/").status_code == 404
+
+
+def compare_with_previous(client, post):
+    """What the newest History row's "Compare with previous version" shows."""
+    history = BeautifulSoup(client.get(history_url(post)).content, "html.parser")
+    link = history.find("a", string=re.compile("Compare with previous version"))
+    return changes_shown(client.get(link["href"]))
+
+
+def test_save_draft_after_autosaves_compares_with_the_version_before_the_session(
+    editor_client, blog
+):
+    post = draft_post(blog, "Why our GPUs ran hot")
+    data = edit_form_data(editor_client, post, title="Why our GPUs ran hotter")
+    autosaved = editor_client.post(edit_url(post), data, **AUTOSAVE).json()
+    # Typed after the last autosave, then Save draft (autosave-guard.js names the version).
+    data.update(summary="The pump, not the fan, was the fault.")
+    data["autosaved_revision_id"] = autosaved["revision_id"]
+
+    assert editor_client.post(edit_url(post), data).status_code == 302
+
+    added, _taken_out = compare_with_previous(editor_client, post)
+    assert "hotter" in added and "pump" in added
+    assert post.revisions.count() == 2  # the one written, and this session's
+
+
+def test_save_draft_naming_a_version_that_is_not_the_latest_saves_a_new_one(editor_client, blog):
+    post = draft_post(blog, "Why our GPUs ran hot")
+    data = edit_form_data(editor_client, post, title="Why our GPUs ran hotter")
+    editor_client.post(edit_url(post), data, **AUTOSAVE)
+    # Another window's Save draft: its autosave wrote the first version, not the latest.
+    data.update(summary="The pump, not the fan, was the fault.")
+    data["autosaved_revision_id"] = post.revisions.order_by("pk").first().pk
+
+    assert editor_client.post(edit_url(post), data).status_code == 302
+
+    assert post.revisions.count() == 3
