@@ -150,7 +150,7 @@ class ScheduledPostLock(ScheduledForPublishLock):
 # What was done with a version, the most telling first, from the History rows that name it.
 KIND_BY_ACTION = {
     "wagtail.publish": "Published",
-    "wagtail.publish.scheduled": "Published",
+    "wagtail.publish.scheduled": "Scheduled to publish",
     "wagtail.revert": "Restored",
     "wagtail.workflow.start": "Submitted for review",
     "wagtail.create": "Created",
@@ -160,18 +160,21 @@ KIND_ORDER = list(KIND_BY_ACTION)
 
 
 def version_label(revision, kind, *, live, latest):
+    """'Published (live) · 5 Dec 2026, 18:46:11 · Grace': what was done first, as a long label is
+    cut at its end in a narrow list."""
     local = timezone.localtime(revision.created_at)
     who = ""
     if revision.user:
         who = revision.user.get_full_name() or revision.user.get_username()
     status = " (live)" if live else " (current draft)" if latest else ""
-    parts = [f"{local:%-d %b %Y, %H:%M:%S}", who, f"{kind}{status}"]
+    parts = [f"{kind}{status}", f"{local:%-d %b %Y, %H:%M:%S}", who]
     return " · ".join(part for part in parts if part)
 
 
 def version_choices(page):
     """(id, label) for each of the page's versions, newest first."""
-    revisions = list(page.revisions.select_related("user").order_by("-created_at", "-pk"))
+    revisions = page.revisions.select_related("user").defer("content")
+    revisions = list(revisions.order_by("-created_at", "-pk"))
     actions = {}
     for revision_id, action in PageLogEntry.objects.filter(
         page=page, revision__isnull=False, action__in=KIND_ORDER
@@ -182,8 +185,6 @@ def version_choices(page):
         done = actions.get(revision.pk, set())
         action = next((action for action in KIND_ORDER if action in done), "wagtail.edit")
         kind = KIND_BY_ACTION[action]
-        if revision.approved_go_live_at and action != "wagtail.publish":
-            kind = "Scheduled"
         label = version_label(
             revision,
             kind,
@@ -195,8 +196,8 @@ def version_choices(page):
 
 
 class CompareVersionsForm(forms.Form):
-    older = forms.TypedChoiceField(label="Compare", coerce=int)
-    newer = forms.TypedChoiceField(label="with", coerce=int)
+    older = forms.TypedChoiceField(label="From", coerce=int)
+    newer = forms.TypedChoiceField(label="To", coerce=int)
 
     def __init__(self, *args, page, **kwargs):
         super().__init__(*args, **kwargs)

@@ -90,6 +90,8 @@ def test_history_compares_the_first_and_third_versions(editors_client, three_ver
 
     assert chosen.status_code == 200
     assert chosen.redirect_chain[-1][0].endswith(f"/compare/{first}...{third}/")
+    said = BeautifulSoup(chosen.content, "html.parser").select_one(".compared-versions")
+    assert said.get_text(" ", strip=True) == f"From {newest_first[-1][1]} to {newest_first[0][1]}"
     added, taken_out = changes_shown(chosen)
     assert "hotter" in added  # the second version's new title
     assert "pump" in added and "fan" in taken_out  # the third version's new body
@@ -194,3 +196,11 @@ def test_save_draft_naming_a_version_that_is_not_the_latest_saves_a_new_one(edit
     assert editor_client.post(edit_url(post), data).status_code == 302
 
     assert post.revisions.count() == 3
+
+
+def test_each_version_says_what_was_done_with_it(editors_client, three_versions, admin_user):
+    three_versions.get_latest_revision().publish(user=admin_user)
+    form = compare_form(editors_client.get(history_url(three_versions)))
+    labels = [label for _, label in options(form, "newer")]
+    assert labels[0].startswith("Published (live) · ")
+    assert labels[1].startswith("Draft saved · ")
