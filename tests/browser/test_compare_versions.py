@@ -6,7 +6,13 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import screenshot
-from .editing import committed, sign_in, write_draft
+from .editing import (
+    committed,
+    go_ahead_if_asked,
+    sign_in,
+    type_after_the_editor_settles,
+    write_draft,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 expect.set_options(timeout=30_000)
@@ -67,3 +73,30 @@ def test_the_versions_form_fits_a_phone(staff, contexts):
     expect(form.get_by_role("button", name="Compare versions")).to_be_visible()
     assert not form.evaluate(CONTROLS_OVERLAP)
     screenshot(editor, "history-compare-versions-phone")
+
+
+def test_save_draft_right_after_typing_compares_with_the_version_before_the_session(
+    staff, contexts
+):
+    server = staff["server"]
+    post = committed(write_draft, staff, "Why our GPUs ran hot")
+    editor = sign_in(contexts(), server, staff["editor"])
+    editor.goto(f"{server}/admin/pages/{post.pk}/edit/")
+    type_after_the_editor_settles(editor, "#id_title", "Retitled: ")
+    # The editing session's version exists: autosave made it.
+    expect(editor.locator("#w-autosave-indicator")).to_have_attribute(
+        "data-w-autosave-state-value", "saved"
+    )
+
+    # More typed, and Save draft at once, before the next autosave.
+    editor.locator("#id_summary").press_sequentially(" The pump.")
+    editor.locator("footer").get_by_role("button", name="Save draft").click()
+    go_ahead_if_asked(editor, "Save draft", re.compile(r"saved as a draft|Draft of .* saved"))
+
+    editor.goto(f"{server}/admin/pages/{post.pk}/history/")
+    editor.locator("tbody tr").first.get_by_role("button", name="Actions").click()
+    editor.get_by_role("link", name="Compare with previous version").first.click()
+    changes = editor.locator("table.listing")
+    expect(changes.locator(".addition", has_text="Retitled: Why")).to_be_visible()
+    expect(changes.locator(".addition", has_text="pump")).to_be_visible()
+    assert committed(lambda: post.revisions.count()) == 2
