@@ -204,3 +204,36 @@ def test_each_version_says_what_was_done_with_it(editors_client, three_versions,
     labels = [label for _, label in options(form, "newer")]
     assert labels[0].startswith("Published (live) · ")
     assert labels[1].startswith("Draft saved · ")
+
+
+def test_publish_after_autosaves_publishes_the_sessions_version(
+    editor_client, blog, author, topic
+):
+    post = draft_post(blog, "Why our GPUs ran hot", authors=[author], topics=[topic])
+    data = edit_form_data(editor_client, post, title="Why our GPUs ran hotter")
+    autosaved = editor_client.post(edit_url(post), data, **AUTOSAVE).json()
+    data.update(summary="The pump, not the fan, was the fault.")
+    data["autosaved_revision_id"] = autosaved["revision_id"]
+    data["action-publish"] = "action-publish"
+
+    assert editor_client.post(edit_url(post), data).status_code == 302
+
+    post.refresh_from_db()
+    assert post.live and post.summary == "The pump, not the fan, was the fault."
+    assert post.live_revision_id == autosaved["revision_id"]
+    assert post.revisions.count() == 2
+
+
+def test_a_published_autosaved_version_is_not_rewritten(editor_client, blog):
+    post = draft_post(blog, "Why our GPUs ran hot")
+    data = edit_form_data(editor_client, post, title="Why our GPUs ran hotter")
+    autosaved = editor_client.post(edit_url(post), data, **AUTOSAVE).json()
+    post.revisions.get(pk=autosaved["revision_id"]).publish()  # from another window
+    data.update(summary="The pump, not the fan, was the fault.")
+    data["autosaved_revision_id"] = autosaved["revision_id"]
+
+    assert editor_client.post(edit_url(post), data).status_code == 302
+
+    published = post.revisions.get(pk=autosaved["revision_id"]).as_object()
+    assert published.summary == "A summary of Why our GPUs ran hot."
+    assert post.revisions.count() == 3
