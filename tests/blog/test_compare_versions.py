@@ -206,9 +206,7 @@ def test_each_version_says_what_was_done_with_it(editors_client, three_versions,
     assert labels[1].startswith("Draft saved · ")
 
 
-def test_publish_after_autosaves_publishes_the_sessions_version(
-    editor_client, blog, author, topic
-):
+def test_publish_after_autosaves_publishes_the_sessions_version(editor_client, blog, author, topic):
     post = draft_post(blog, "Why our GPUs ran hot", authors=[author], topics=[topic])
     data = edit_form_data(editor_client, post, title="Why our GPUs ran hotter")
     autosaved = editor_client.post(edit_url(post), data, **AUTOSAVE).json()

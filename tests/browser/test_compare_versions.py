@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import screenshot
+from .conftest import AXE_JS, screenshot
 from .editing import (
     committed,
     go_ahead_if_asked,
@@ -60,7 +60,7 @@ def test_an_editor_compares_the_first_and_third_versions_from_history(staff, con
     screenshot(editor, "history-compared-versions")
 
 
-def test_the_versions_form_fits_a_phone(staff, contexts):
+def test_the_versions_form_fits_a_phone_and_axe_finds_no_serious_problem_in_it(staff, contexts):
     server = staff["server"]
     post_id, _versions = committed(three_versions, staff)
     context = contexts()
@@ -73,6 +73,13 @@ def test_the_versions_form_fits_a_phone(staff, contexts):
     expect(form.get_by_role("button", name="Compare versions")).to_be_visible()
     assert not form.evaluate(CONTROLS_OVERLAP)
     screenshot(editor, "history-compare-versions-phone")
+    editor.add_script_tag(path=str(AXE_JS))
+    found = editor.evaluate(
+        "axe.run('form.compare-versions', {resultTypes: ['violations']})"
+        ".then((r) => r.violations.filter((v) => ['serious', 'critical'].includes(v.impact))"
+        ".map((v) => v.id))"
+    )
+    assert found == []
 
 
 def test_save_draft_right_after_typing_compares_with_the_version_before_the_session(
