@@ -44,7 +44,7 @@ from .importing.models import ImportedItem  # noqa: F401  (registers the model w
 from .panels import AtLeastOneChosenPanel, schedule_panels
 from .previews import BlogPagePreviewMixin
 from .reading import reading_minutes
-from .revisions import ScheduledPostLock, repeated_revision
+from .revisions import ScheduledPostLock, autosaved_version_to_finish, repeated_revision
 from .share_links import DraftShareLink  # noqa: F401  (registers the model with the blog app)
 
 SUMMARY_MAX_LENGTH = 300
@@ -607,8 +607,16 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
         clean=True,
         overwrite_revision=None,
     ):
-        """Saving without a change keeps the latest version instead of adding an identical one
+        """Saving without a change keeps the latest version instead of adding an identical one,
+        and a save ending an autosaved editing session is written into that session's version
         (blog/revisions.py)."""
+        if overwrite_revision is None:
+            overwrite_revision = autosaved_version_to_finish(
+                self,
+                user,
+                previous_revision=previous_revision,
+                approved_go_live_at=approved_go_live_at,
+            )
         repeated = repeated_revision(
             self,
             overwrite_revision=overwrite_revision,

@@ -24,6 +24,8 @@ from ..models import BlogPage
 # The posts the editor's last add forms made, by the form's key, in their session.
 ADD_FORMS_SESSION_KEY = "blog:posts-made-by-add-forms"
 ADD_FORMS_KEPT = 20
+# The form field static/js/autosave-guard.js names the version this window's autosave wrote in.
+AUTOSAVED_VERSION = "autosaved_revision_id"
 
 
 def add_form_key(request):
@@ -67,6 +69,9 @@ def tell_the_post_how_it_is_saved(request, page):
     # page to overwrite next, so blog/revisions.py reuses an identical version only for these.
     if request.method == "POST" and request.accepts("text/html"):
         page.saved_from_the_full_editor = True
+        # The version this window's autosave wrote, sent by static/js/autosave-guard.js: the
+        # save is written into it (blog/revisions.py, autosaved_version_to_finish).
+        page.autosaved_revision_id = request.POST.get(AUTOSAVED_VERSION, "")[:20]
 
 
 @hooks.register("insert_editor_js")

@@ -29,6 +29,7 @@ from .featuring import FEATURE, UNFEATURE
 from .page_privacy import only_pages_seen
 from .post_words import POSTS_LIST
 from .posts_admin import PostsAdmin
+from .versions import CompareVersionsView
 
 modeladmin_register(PostsAdmin)
 
@@ -41,6 +42,11 @@ def register_editor_toolkit_urls():
             "blog/posts/<int:page_id>/share-links/",
             ShareLinksView.as_view(),
             name="blog_share_links",
+        ),
+        path(
+            "blog/posts/<int:page_id>/compare/",
+            CompareVersionsView.as_view(),
+            name="blog_compare_versions",
         ),
         path(
             "blog/posts/<int:page_id>/feature/",

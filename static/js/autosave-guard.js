@@ -9,6 +9,10 @@
 //    the autosave, and the server, seeing a newer version by the same person, reports "You saved
 //    a new version in another window" and arms a confirmation dialog on every save button. Such
 //    a stale answer is dropped; the next ping, sent after the autosave, answers truly.
+// 3. Wagtail gives an editing session one version, which its autosaves overwrite; Save draft
+//    (or Publish…) made a second one, a few keystrokes newer, so "Compare with previous version"
+//    compared with the session's own autosave. The submit names the version this window's
+//    autosave wrote, and the server writes the save into it (blog/revisions.py).
 (() => {
   const HOLD_AT_MOST_MS = 15000;
   let saving = false; // an autosave is waiting for its answer
@@ -30,6 +34,20 @@
       form.appendChild(action);
     }
     form.requestSubmit();
+  };
+
+  // The autosave controller keeps the version its answers named in this Stimulus value.
+  const nameTheAutosavedVersion = (form) => {
+    const version = form.getAttribute("data-w-autosave-revision-id-value");
+    if (!version) return;
+    let field = form.querySelector("input[name='autosaved_revision_id']");
+    if (!field) {
+      field = document.createElement("input");
+      field.type = "hidden";
+      field.name = "autosaved_revision_id";
+      form.appendChild(field);
+    }
+    field.value = version;
   };
 
   const release = () => {
@@ -70,6 +88,7 @@
       }
       // The page is leaving with this submit: an autosave now would post the same form again.
       form.setAttribute("data-w-autosave-active-value", "false");
+      nameTheAutosavedVersion(form);
     },
     true,
   );
