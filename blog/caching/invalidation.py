@@ -74,12 +74,12 @@ def content_changed(**kwargs):
 
 
 def bump_with_next_expiry(batch=None):
-    if batch is not None:
-        if batch["bumped"]:
-            return
-        batch["bumped"] = True
+    if batch is not None and batch["bumped"]:
+        return
     # After the commit: the expiry as the change left the pages.
     bump_generation(next_expiry=next_expiry)
+    if batch is not None:  # only once it has happened: a failed bump leaves it to the next
+        batch["bumped"] = True
 
 
 # Saving a draft (by hand or by autosave, every few seconds while an editor types) writes only
