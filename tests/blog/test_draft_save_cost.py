@@ -5,8 +5,10 @@ changes are in the budgets' comments; `make bench BENCH_ARGS="--only editor-acti
 the same actions in a browser."""
 
 import re
+from contextlib import suppress
 
 import pytest
+from django.db import transaction
 
 from blog.caching.generation import stored_snapshot
 from blog.editorial.roles import EDITORS, PUBLISHERS
@@ -97,6 +99,21 @@ def test_approving_a_post_costs_one_retirement_and_no_repeated_reads_of_its_topi
     # Before: 349 (seven bumps, and the topics and bylines read 16 times each indexing).
     with django_assert_max_num_queries(265), commit():
         assert client.post(edit_url(post), approve).status_code == 302
+
+
+def test_a_change_after_a_rolled_back_one_still_retires_readers_pages(topic, commit):
+    """The guard on the one bump per commit: a rolled-back change leaves nothing pending that
+    would swallow the next change's bump."""
+    before = generation()
+    with commit(), suppress(RuntimeError), transaction.atomic():
+        topic.name = "Thermal design"
+        topic.save()
+        raise RuntimeError("the editor's request failed")
+    assert generation() == before
+    with commit():
+        topic.name = "Cooling"
+        topic.save()
+    assert generation() == before + 1
 
 
 def found(client, words):
