@@ -436,6 +436,10 @@ class BlogPageTopic(Orderable):
         ]
 
 
+# What the post's search fields read beyond its own row (search_fields below).
+INDEXED_RELATIONS = ("topic_links__topic", "author_links__author")
+
+
 class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
     """One post: card fields (summary, hero image), bylines, topics and a block body."""
 
@@ -708,6 +712,14 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
     def save(self, *args, **kwargs):
         self.reading_minutes = reading_minutes(self.word_count())
         return super().save(*args, **kwargs)
+
+    def get_indexed_instance(self):
+        # The search backend reads the topics and bylines once for each field that holds
+        # them: fetched up front, a post's indexing costs 4 queries for them, not 16.
+        post = super().get_indexed_instance()
+        if post is not None:
+            prefetch_related_objects([post], *INDEXED_RELATIONS)
+        return post
 
     @property
     def blog_index(self):

@@ -6,8 +6,9 @@ every process at once; what a post's expiry retires, each entry's own deadline r
 (remembered.py). A change readers could see is:
 
 - a saved or deleted row of a page, topic, author, byline, topic link, picture, site, site
-  setting, view restriction or search promotion (a draft save is not: it writes only the
-  draft's columns of the page row);
+  setting, view restriction or search promotion. A draft save is not: on a post that was ever
+  published it writes only the draft's columns of the page row, and on a post never published
+  (which Wagtail saves whole, bylines and topics too) nothing a reader can reach;
 - a publish, unpublish or move (Wagtail's own signals, which the row saves already cover);
 - what no row save reports, whose writers call content_changed themselves: featuring a post
   (an update() of two columns) and the demo generator's bulk inserts.
@@ -16,6 +17,8 @@ Outside the project, a CDN or Varnish in front of it (WAGTAILFRONTENDCACHE) is t
 addresses show a page that was published or unpublished; Wagtail's frontend_cache app purges
 the page itself.
 """
+
+import threading
 
 from django.conf import settings
 from django.db import transaction
@@ -49,16 +52,34 @@ READER_VISIBLE_MODELS = (
 )
 
 
+class _PendingBump(threading.local):
+    # What the commit callbacks registered since the last bump share: an approval saves the
+    # page three times and its bylines and topics, and registered one bump for each (7, some
+    # 25 queries and as many cache writes). The first callback to run after a commit bumps
+    # once for all; a rolled-back transaction drops its callbacks, and the next change's
+    # callback bumps for it. Shared per thread, as a database connection is.
+    batch = None
+
+
+_pending = _PendingBump()
+
+
 def content_changed(**kwargs):
     """Retire every cached page once the current transaction commits (a rolled-back change
-    retires nothing). A transaction that changes many rows bumps many times: each bump is
-    a one-row UPDATE and the next-expiry lookup, cheaper than bookkeeping to skip them."""
-    transaction.on_commit(bump_with_next_expiry)
+    retires nothing), with one bump however many rows the transaction changed."""
+    if _pending.batch is None or _pending.batch["bumped"]:
+        _pending.batch = {"bumped": False}
+    batch = _pending.batch
+    transaction.on_commit(lambda: bump_with_next_expiry(batch))
 
 
-def bump_with_next_expiry():
+def bump_with_next_expiry(batch=None):
+    if batch is not None and batch["bumped"]:
+        return
     # After the commit: the expiry as the change left the pages.
     bump_generation(next_expiry=next_expiry)
+    if batch is not None:  # only once it has happened: a failed bump leaves it to the next
+        batch["bumped"] = True
 
 
 # Saving a draft (by hand or by autosave, every few seconds while an editor types) writes only
@@ -74,13 +95,36 @@ DRAFT_ONLY_FIELDS = frozenset(
 )
 
 
+def never_published(page):
+    """A page that was never live: no reader's page has shown it. Publishing it goes through a
+    save with `live` set, and unpublishing a page that was live has a signal of its own."""
+    return not page.live and page.first_published_at is None
+
+
+def only_a_draft_changed(sender, instance, update_fields, created):
+    if not issubclass(sender, Page):
+        # A byline or topic of a post never published: saved with the post's draft.
+        if issubclass(sender, BlogPageAuthor | BlogPageTopic):
+            try:
+                return never_published(instance.page)
+            except Page.DoesNotExist:
+                return False
+        return False
+    if update_fields and update_fields <= DRAFT_ONLY_FIELDS:
+        return True
+    # created is None for a deleted row: a new or deleted page always retires (a new page
+    # can be a hidden branch's first child, see blog/visibility.py).
+    return created is False and never_published(instance)
+
+
 @receiver(post_save)
 @receiver(post_delete)
-def row_changed(sender, update_fields=None, **kwargs):
-    if update_fields and issubclass(sender, Page) and update_fields <= DRAFT_ONLY_FIELDS:
+def row_changed(sender, instance, update_fields=None, created=None, **kwargs):
+    if not (issubclass(sender, READER_VISIBLE_MODELS) or sender is get_image_model()):
         return
-    if issubclass(sender, READER_VISIBLE_MODELS) or sender is get_image_model():
-        content_changed()
+    if only_a_draft_changed(sender, instance, update_fields, created):
+        return
+    content_changed()
 
 
 # Wagtail's own signals are covered by the page row saves above; listening to them as well keeps

@@ -1,6 +1,7 @@
 """Run one benchmark's Command as manage.py would run a management command:
 
     python -m tests.bench.command admin --repeat 20
+    python -m tests.bench.command editor-actions --server http://127.0.0.1:8000 --repeat 7
     python -m tests.bench.command search --posts 1000
 
 The benchmarks are Django commands (arguments, settings, stdout) that are not part of any app,
@@ -12,7 +13,11 @@ import sys
 
 import django
 
-BENCHMARKS = {"admin": "tests.bench.admin", "search": "tests.bench.search"}
+BENCHMARKS = {
+    "admin": "tests.bench.admin",
+    "editor-actions": "tests.bench.editor_actions",
+    "search": "tests.bench.search",
+}
 
 
 def main(argv):

@@ -1,6 +1,7 @@
 """`make bench`: build blogs of N posts on SQLite and PostgreSQL, serve them with gunicorn
 (2 workers, production settings) and load each reader page with wrk, with every cache off, only the page cache off and warm, and the first request after a change;
-then time the admin pages an editor waits for (tests/bench/admin.py, production settings).
+then time the admin pages an editor waits for (tests/bench/admin.py, production settings) and
+the editor's and publisher's actions in Chromium (tests/bench/editor_actions.py).
 Prints a markdown table for each, with the targets next to the figures. Figures on a shared
 machine are noisy: re-run the rows that decide something (`--only admin` for the admin rows)."""
 
@@ -54,6 +55,9 @@ IMPORT_PICTURES = 40
 IMPORT_RATE = {"first run": 5, "second run": 100}
 CSS_JS_GZIP_BYTES = 40_000
 ADMIN_P50_MS = 300
+# The browser's wait for an editor's action, click to page loaded (issue 33, point 9).
+TARGET_P50_MS = 1000
+PARTS = ("reader", "admin", "editor-actions", "import")
 ADMIN_HEADER = f"""Admin pages: server time of one request (preview: sending the form, then loading the
 preview, as the preview panel does), p50 and p95 of --repeat requests after an untimed first
 round, target p50 <= {ADMIN_P50_MS} ms. Measured in one process with production settings (DEBUG
@@ -438,6 +442,65 @@ def bench_admin(env, engine, posts, args, rows):
         print(rows[-1], file=sys.stderr, flush=True)
 
 
+EDITOR_ACTIONS_HEADER = f"""Editor actions: what an Editor and a Publisher wait for in Chromium
+(tests/bench/editor_actions.py), from the click to the load event of the page it lands on
+(the preview: to the load of its frame showing the post; opening the editor: its whole
+navigation), p50 and p90 of --editor-repeat rounds, each on a fresh draft, target p50 <=
+{TARGET_P50_MS} ms. gunicorn with 2 workers and production settings (caches on; plain-http
+cookies, as tests/scale rehearses). Server ms and queries: the sum over the action's pages and
+preview requests, as the server itself counted them; browser ms: the landing page's (or the
+preview frame's) own work after its response arrived, its scripts, styles and pictures up to
+the load event. The rest is the network and waiting: p50s of the rounds, so they need not add
+up."""
+
+
+def bench_editor_actions(env, engine, posts, args, rows):
+    served = {
+        **env,
+        # Loopback http: cookies marked Secure would never be sent back.
+        "SESSION_COOKIE_SECURE": "false",
+        "CSRF_COOKIE_SECURE": "false",
+        "SECURE_HSTS_SECONDS": "0",
+        "BENCH_COUNT_QUERIES": "1",
+    }
+    with Server(served, "warm") as server:
+        command = [
+            PY,
+            "-m",
+            "tests.bench.command",
+            "editor-actions",
+            "--server",
+            server.base,
+            "--repeat",
+            str(args.editor_repeat),
+        ]
+        try:
+            out = run(command, server.env, capture_output=True).stdout
+        except subprocess.CalledProcessError as error:
+            print(error.stderr, file=sys.stderr)
+            last = (error.stderr.strip().splitlines() or ["no output"])[-1]
+            rows.append(f"| {engine} | {posts:,} | failed: {last} | | | | | | | | MISS |")
+            return
+    for row in editor_action_rows(json.loads(out.strip().splitlines()[-1])["actions"]):
+        rows.append(f"| {engine} | {posts:,} {row}")
+        print(rows[-1], file=sys.stderr, flush=True)
+
+
+def editor_action_rows(actions):
+    """One table row (from the action's column on) for each action timed."""
+
+    def figure(value, digits=0):
+        return "" if value is None else f"{value:.{digits}f}"
+
+    return [
+        f"| {action} | {figures['p50']:.0f} | {figures['p90']:.0f} "
+        f"| {figure(figures['server p50'])} | {figure(figures['browser p50'])} "
+        f"| {figure(figures['queries'])} | {figures['n']} "
+        f"| {TARGET_P50_MS} | {verdict(figures['p50'] <= TARGET_P50_MS)} |"
+        for action, figures in actions.items()
+    ]
+
+
 def build_row(engine, posts, args, build_seconds, columns):
     return (
         f"| {engine} | {posts:,} | build | migrate + load_demo --posts {posts}"
@@ -482,9 +545,10 @@ def main():
     parser.add_argument(
         "--only",
         nargs="+",
-        choices=["reader", "admin", "import"],
-        default=["reader", "admin", "import"],
-        help="run only the reader pages (wrk), the admin pages or the import; default: all three",
+        choices=PARTS,
+        default=list(PARTS),
+        help="run only the reader pages (wrk), the admin pages, the editor's actions in "
+        "Chromium or the import; default: all four",
     )
     parser.add_argument(
         "--modes",
@@ -515,6 +579,12 @@ def main():
         choices=["edit", "posts list", "calendar", "preview", "save draft"],
         help="time only these admin pages; default: all of them",
     )
+    parser.add_argument(
+        "--editor-repeat",
+        type=int,
+        default=7,
+        help="rounds of the editor's actions in Chromium (a fresh draft each)",
+    )
     args = parser.parse_args()
     if args.huge:
         args.posts.append(100_000)
@@ -522,8 +592,8 @@ def main():
         ensure_wrk()
     env = database_env("sqlite", 0)
     run([PY, "manage.py", "collectstatic", "--noinput", "-v0"], env)
-    rows, admin_rows = [], []
-    for engine in args.engines if {"reader", "admin"} & set(args.only) else []:
+    rows, admin_rows, editor_rows = [], [], []
+    for engine in args.engines if {"reader", "admin", "editor-actions"} & set(args.only) else []:
         for posts in args.posts:
             env = database_env(engine, posts, fresh=args.fresh)
             build_seconds = build(env, posts)
@@ -534,6 +604,10 @@ def main():
                 bench_admin(env, engine, posts, args, admin_rows)
                 if "reader" not in args.only:
                     admin_rows.append(build_row(engine, posts, args, build_seconds, 10))
+            if "editor-actions" in args.only:
+                bench_editor_actions(env, engine, posts, args, editor_rows)
+                if not {"reader", "admin"} & set(args.only):
+                    editor_rows.append(build_row(engine, posts, args, build_seconds, 11))
     if "import" in args.only:
         for engine in args.engines:
             env = database_env(engine, "import", fresh=True)
@@ -564,6 +638,14 @@ def main():
         )
         print("|" + "---|" * 10)
         print("\n".join(admin_rows))
+    if editor_rows:
+        print(f"\n{EDITOR_ACTIONS_HEADER}\n")
+        print(
+            "| db | posts | action | p50 ms | p90 ms | server ms p50 | browser ms p50 | queries "
+            "| rounds | target p50 ms | verdict |"
+        )
+        print("|" + "---|" * 11)
+        print("\n".join(editor_rows))
 
 
 if __name__ == "__main__":
