@@ -254,6 +254,17 @@ def test_feeds_read_from_the_cache_list_what_the_first_feed_listed(
             assert [item.findtext("title") for item in items] == [t for t in titles if t != "Brief"]
 
 
+def test_feeds_of_unknown_topics_leave_nothing_in_the_cache(client, blog, topic, content_cache):
+    """Anyone may ask for the feed of any slug: a 404 must not keep an entry per slug, or
+    junk slugs would fill the cache and push out what readers need."""
+    assert client.get("/blog/topic/no-such-topic/feed/").status_code == 404  # warms the rest
+    kept = len(local_memory.entries)
+    for n in range(5):
+        assert client.get(f"/blog/topic/no-such-topic-{n}/feed/").status_code == 404
+        assert client.get(f"/blog/topic/no-such-topic-{n}/atom/").status_code == 404
+    assert len(local_memory.entries) == kept
+
+
 def test_index_topic_and_post_pages_announce_their_feeds(client, two_posts, topic):
     newer, _ = two_posts
 
@@ -331,14 +342,3 @@ def test_what_an_editor_types_reaches_a_feed_reader_as_typed(client, home):
         assert rendered(entry.findtext(f"{ATOM}summary")) == TYPED
         assert entry.findtext(f"{ATOM}author/{ATOM}name") == NAME
         assert [c.get("term") for c in entry.findall(f"{ATOM}category")] == ["Typed", NAME]
-
-
-def test_feeds_of_unknown_topics_leave_nothing_in_the_cache(client, blog, topic, content_cache):
-    """Anyone may ask for the feed of any slug: a 404 must not keep an entry per slug, or
-    junk slugs would fill the cache and push out what readers need."""
-    assert client.get("/blog/topic/no-such-topic/feed/").status_code == 404  # warms the rest
-    kept = len(local_memory.entries)
-    for n in range(5):
-        assert client.get(f"/blog/topic/no-such-topic-{n}/feed/").status_code == 404
-        assert client.get(f"/blog/topic/no-such-topic-{n}/atom/").status_code == 404
-    assert len(local_memory.entries) == kept
