@@ -107,7 +107,13 @@ class BlogFeed(Feed):
                 page=OuterRef("pk"), topic__slug=self.topic_slug
             )
             posts = posts.filter(Exists(in_topic))
-        return posts.select_related("hero_image")[: settings.BLOG_FEED_ITEMS]
+        newest = list(posts.select_related("hero_image")[: settings.BLOG_FEED_ITEMS])
+        # Refused before anything is remembered under the slug: anyone may ask for any slug,
+        # and an empty entry for each would fill the cache. Only a feed with no posts pays
+        # for the lookup.
+        if not newest and self.topic_slug is not None and Topic.by_slug(self.topic_slug) is None:
+            raise Http404("No such topic")
+        return newest
 
     def attach_labels(self, posts):
         """Each post's author and topic names as post.feed_labels, in sort order, in one query;

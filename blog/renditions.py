@@ -66,6 +66,8 @@ def prepare_newest_heroes(limit=NEWEST_POSTS, seconds=SECONDS_PER_PASS):
     how many images needed any."""
     from .models import BlogPage
 
+    # Live, not only what every reader may see: members open private posts, and the
+    # pictures of a post due to expire are still asked for until it does.
     image_ids = (
         BlogPage.objects.live()
         .exclude(hero_image=None)

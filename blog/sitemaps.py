@@ -1,6 +1,6 @@
 from wagtail.contrib.sitemaps import Sitemap
 
-from .visibility import visible
+from .visibility import visible_to_readers
 
 
 class ReadableSitemap(Sitemap):
@@ -8,4 +8,4 @@ class ReadableSitemap(Sitemap):
     their expiry (before the scheduler has unpublished them) or below an unpublished page."""
 
     def items(self):
-        return visible(super().items())
+        return visible_to_readers(super().items())

@@ -52,10 +52,9 @@ class HomePage(Page):
     parent_page_types = ["wagtailcore.Page"]
 
     def route(self, request, path_components):
-        # Wagtail only checks the page it lands on; an unpublished ancestor must hide its subtree.
-        from blog.visibility import hides_its_subtree
+        from blog.visibility import routing_refuses
 
-        if path_components and hides_its_subtree(self):
+        if routing_refuses(self, path_components):
             raise Http404
         if path_components:
             blog = self.blogs_by_slug().get(path_components[0])
@@ -70,21 +69,21 @@ class HomePage(Page):
         changes: nearly every reader's request passes through a blog."""
         from blog.caching.remembered import remember
         from blog.models import BlogIndexPage
-        from blog.visibility import with_restriction_flag
+        from blog.visibility import flag_view_restricted
 
         def fetch():
-            blogs = with_restriction_flag(BlogIndexPage.objects.child_of(self))
+            blogs = flag_view_restricted(BlogIndexPage.objects.child_of(self))
             return {blog.slug: blog for blog in blogs}
 
         return remember(f"blogs-below:{self.pk}", fetch)
 
     def get_context(self, request, *args, **kwargs):
         from blog.models import BlogIndexPage, BlogPage
-        from blog.visibility import visible_in_one_query
+        from blog.visibility import visible_to_readers
 
         context = super().get_context(request, *args, **kwargs)
-        blogs = BlogIndexPage.objects.descendant_of(self).order_by("path")
-        context["blog_index"] = visible_in_one_query(blogs).first()
+        blogs = visible_to_readers(BlogIndexPage.objects.all(), children_of=self)
+        context["blog_index"] = blogs.order_by("path").first()
         context["latest_posts"] = BlogPage.objects.readable().newest_first().for_cards()[:3]
         return context
 

@@ -21,7 +21,7 @@ from django.http import HttpResponse
 from django.utils.cache import patch_cache_control
 from wagtail import hooks
 
-from blog.visibility import is_visible
+from blog.visibility import is_visible_to_readers
 from home.health import PROBE_PATHS
 from home.middleware import site_id
 
@@ -98,7 +98,7 @@ def mark_public_page(page, request, serve_args, serve_kwargs):
     """Only a page every reader may see may be stored."""
     if getattr(request, "_page_cache_key", None) is None:
         return
-    if is_visible(page):
+    if is_visible_to_readers(page):
         request._page_cache_public = True
 
 

@@ -52,13 +52,13 @@ class ScheduledPublishingPanel(Component):
             ).order_by("approved_go_live_at", "pk")[:UPCOMING_LIMIT]
         )
         page_ids = [int(revision.object_id) for revision in revisions]
-        visible = set(
+        permitted = set(
             PagePermissionPolicy()
             .instances_user_has_any_permission_for(user, ["change", "publish"])
             .filter(pk__in=page_ids)
             .values_list("pk", flat=True)
         )
-        live = set(Page.objects.filter(pk__in=visible, live=True).values_list("pk", flat=True))
+        live = set(Page.objects.filter(pk__in=permitted, live=True).values_list("pk", flat=True))
         return [
             {
                 "page_id": int(revision.object_id),
@@ -68,5 +68,5 @@ class ScheduledPublishingPanel(Component):
                 "is_update": int(revision.object_id) in live,
             }
             for revision in revisions
-            if int(revision.object_id) in visible
+            if int(revision.object_id) in permitted
         ]

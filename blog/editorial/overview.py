@@ -26,6 +26,7 @@ from wagtail.models import Page, Revision, WorkflowState
 from wagtail.permission_policies.pages import PagePermissionPolicy
 
 from ..models import BlogPage, card_prefetches
+from ..visibility import awaiting_unpublish
 
 DRAFT, IN_REVIEW, SCHEDULED, LIVE, EXPIRED = "draft", "in_review", "scheduled", "live", "expired"
 STATUS_LABELS = {
@@ -69,9 +70,13 @@ def with_editorial_status(posts):
         scheduled_at=Subquery(scheduled_revisions_of_post.values("approved_go_live_at")[:1]),
         scheduled_revision_pk=Subquery(scheduled_revisions_of_post.values("pk")[:1]),
         in_review=Exists(active_reviews().filter(object_id=page_id)),
-        # Wagtail flags expiry on its next pass; until then a past expire_at is expired too.
+        # Expired for readers already, though the scheduler flags it only on its next pass.
         is_expired=Case(
-            When(Q(expired=True) | Q(expire_at__lte=now), then=Value(True)),
+            When(
+                Q(expired=True)
+                | Q(pk__in=awaiting_unpublish(Page.objects.all(), now).values("pk")),
+                then=Value(True),
+            ),
             default=Value(False),
             output_field=BooleanField(),
         ),

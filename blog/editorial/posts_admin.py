@@ -12,6 +12,7 @@ from wagtail_modeladmin.options import ModelAdmin
 from wagtail_modeladmin.views import IndexView
 
 from ..models import Author, BlogIndexPage, BlogPage, Topic
+from ..visibility import visible_to_readers
 from .overview import (
     STATUS_LABELS,
     editorial_posts,
@@ -171,7 +172,8 @@ class PostsAdmin(ModelAdmin):
     index_view_class = DeclaredFiltersIndexView
 
     def get_queryset(self, request):
-        shown = [blog.featured() for blog in BlogIndexPage.objects.live()]
+        blogs = visible_to_readers(BlogIndexPage.objects.all(), few=True)
+        shown = [blog.featured() for blog in blogs]
         in_slot = Q(pk__in=[post.pk for post in shown if post is not None])
         return (
             editorial_posts(request.user)

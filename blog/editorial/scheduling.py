@@ -16,7 +16,7 @@ from django.utils import timezone
 from wagtail.models import Page, Revision, get_default_page_content_type
 
 from ..models import SchedulerHeartbeat
-from ..visibility import past_expiry
+from ..visibility import awaiting_unpublish
 
 logger = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ def due_revision_ids(now):
 
 def expired_page_ids(now):
     return list(
-        past_expiry(Page.objects.all(), now)
+        awaiting_unpublish(Page.objects.all(), now)
         .order_by("expire_at", "pk")
         .values_list("pk", flat=True)
     )
@@ -106,7 +106,7 @@ def unpublish_expired_page(page_id, now):
     """Unpublish one expired page; False if it is no longer live or no longer expired."""
     with transaction.atomic():
         locked = Page.objects.select_for_update(skip_locked=True)
-        page = past_expiry(locked, now).filter(pk=page_id).first()
+        page = awaiting_unpublish(locked, now).filter(pk=page_id).first()
         if page is None:
             return False
         page.unpublish(set_expired=True, log_action=UNPUBLISH_ACTION)

@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from blog.caching.memory import local_memory
 from tests.factories import (
     draft_post,
     make_author,
@@ -251,6 +252,17 @@ def test_feeds_read_from_the_cache_list_what_the_first_feed_listed(
         for url, titles in feeds.items():
             items = rss_items(client.get(url))
             assert [item.findtext("title") for item in items] == [t for t in titles if t != "Brief"]
+
+
+def test_feeds_of_unknown_topics_leave_nothing_in_the_cache(client, blog, topic, content_cache):
+    """Anyone may ask for the feed of any slug: a 404 must not keep an entry per slug, or
+    junk slugs would fill the cache and push out what readers need."""
+    assert client.get("/blog/topic/no-such-topic/feed/").status_code == 404  # warms the rest
+    kept = len(local_memory.entries)
+    for n in range(5):
+        assert client.get(f"/blog/topic/no-such-topic-{n}/feed/").status_code == 404
+        assert client.get(f"/blog/topic/no-such-topic-{n}/atom/").status_code == 404
+    assert len(local_memory.entries) == kept
 
 
 def test_index_topic_and_post_pages_announce_their_feeds(client, two_posts, topic):
