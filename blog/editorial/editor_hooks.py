@@ -153,6 +153,12 @@ def table_editor_assets():
     )
 
 
+@hooks.register("insert_editor_js")
+def editor_width_css():
+    # After Wagtail's stylesheets, for the reason given in table_editor_assets.
+    return format_html('<link rel="stylesheet" href="{}">', static("css/editor-widths.css"))
+
+
 # wagtail-modeladmin's name for the Posts list (PostsAdmin).
 POSTS_LIST = "blog_blogpage_modeladmin_index"
 
