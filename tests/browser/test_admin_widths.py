@@ -240,7 +240,7 @@ def test_the_admin_fits_a_laptop_and_a_phone(staff, contexts, role, size):
             assert LONG_TITLE in lines
             if size == "laptop":
                 # Seven columns shared evenly squeezed titles to six lines.
-                assert {title: n for title, n in lines.items() if n > 3} == {}
+                found[screen] += [f"title in {n} lines: {t}" for t, n in lines.items() if n > 3]
         if screen == "editor":
             assert page.locator("#id_title").input_value() == LONG_TITLE
             assert page.locator(".typed-table-block").is_visible()
@@ -249,4 +249,7 @@ def test_the_admin_fits_a_laptop_and_a_phone(staff, contexts, role, size):
             assert entry.count() == 1
             reschedule = entry.get_by_role("button", name="Reschedule")
             assert reschedule.count() == (1 if role == "publisher" else 0)
-    assert {screen: problems for screen, problems in found.items() if problems} == {}
+    problems = [
+        f"{screen} at {width}px: {problem}" for screen in found for problem in found[screen]
+    ]
+    assert problems == [], "\n".join(problems)
