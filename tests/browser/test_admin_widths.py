@@ -238,6 +238,11 @@ def test_the_admin_fits_a_laptop_and_a_phone(staff, contexts, role, size):
             assert ("Stop featuring" in labels) == (role == "publisher")
             lines = dict(page.evaluate(TITLE_LINES))
             assert LONG_TITLE in lines
+            if size == "phone":
+                # The filters, one full-width button a line, pushed the list a screen down.
+                first = page.locator("table.listing .title-wrapper a").first.bounding_box()
+                if first["y"] + first["height"] > height:
+                    found[screen].append(f"the first post's title is at {first['y']:.0f}px")
             if size == "laptop":
                 # Seven columns shared evenly squeezed titles to six lines.
                 found[screen] += [f"title in {n} lines: {t}" for t, n in lines.items() if n > 3]
