@@ -1,5 +1,6 @@
 """The admin forms of blog pages, topics and authors."""
 
+import re
 import uuid
 
 from django import forms
@@ -108,6 +109,8 @@ class ScheduledPageForm(WagtailAdminPageForm):
                 self.initial[name] = None
 
 
+LINE_BREAKS = re.compile(r"\s*[\r\n]+\s*")
+
 # The add form's own key: a second post of the same form edits the post the first one made
 # (blog/editorial/autosave.py).
 CREATE_KEY = "add_form_key"
@@ -150,6 +153,11 @@ class BlogPageForm(CharacterLimitMixin, ScheduledPageForm):
             self.fields[CREATE_KEY] = forms.CharField(
                 required=False, widget=forms.HiddenInput, initial=uuid.uuid4().hex
             )
+
+    def clean_title(self):
+        # The title box is a textarea so that it can grow; Enter in it adds no line to the
+        # headline.
+        return LINE_BREAKS.sub(" ", self.cleaned_data["title"])
 
     def clean(self):
         cleaned_data = super().clean()

@@ -1,5 +1,6 @@
 import re
 
+from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator, MaxValueValidator, MinValueValidator
 from django.db import models
@@ -513,6 +514,9 @@ class BlogPage(BlogPagePreviewMixin, OneQueryRestrictionsMixin, Page):
     content_panels = [
         TitleFieldPanel(
             "title",
+            # A box that grows a line at a time (static/css/editor-widths.css): a one-line input
+            # hid the end of any title longer than about 45 characters at 1280 px.
+            widget=forms.Textarea(attrs={"rows": 1}),
             placeholder="Post title*",
             help_text="The headline readers see on the post and its card. Short and specific.",
         ),

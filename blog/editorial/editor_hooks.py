@@ -148,6 +148,12 @@ def editor_feedback_js():
 
 
 @hooks.register("insert_editor_js")
+def editor_width_css():
+    # After Wagtail's stylesheets, for the reason given in table_editor_assets below.
+    return format_html('<link rel="stylesheet" href="{}">', static("css/editor-widths.css"))
+
+
+@hooks.register("insert_editor_js")
 def table_editor_assets():
     # Wagtail 8 has no editor-only CSS hook, and a stylesheet in the head would come before
     # Wagtail's own and lose to it: both go in after the editor's scripts (a stylesheet link is

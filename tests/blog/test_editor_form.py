@@ -51,8 +51,10 @@ def form_errors(response):
 
 
 def form_fields(response):
-    """The values the browser would send back, as the page renders them."""
-    return querydict_from_html(response.content.decode(), form_id="page-edit-form").dict()
+    """The values the browser would send back, as the page renders them. A browser drops the
+    line break Django writes after <textarea> (HTML's rule); Wagtail's reader keeps it."""
+    fields = querydict_from_html(response.content.decode(), form_id="page-edit-form").dict()
+    return {name: value.removeprefix("\n") for name, value in fields.items()}
 
 
 def test_an_editor_publishes_a_new_post_through_the_add_form(
@@ -394,3 +396,21 @@ def test_an_address_with_spaces_is_refused_in_the_editors_words(
     errors = form_errors(response)
     assert "An address may only hold letters, numbers, hyphens and underscores" in errors
     assert "slug" not in errors.lower()
+
+
+def test_the_title_box_grows_with_a_long_title_and_keeps_it_on_one_line(editor_client, blog):
+    """A one-line box hid the end of a 46-character title at 1280 px: the box is a textarea
+    the editor's stylesheet lets grow (tests/browser/test_admin_widths.py sees it), and Enter
+    pressed in it or a pasted line break gives the headline no second line."""
+    response = editor_client.get(add_url(blog))
+    title_box = BeautifulSoup(response.content, "html.parser").select_one("#id_title")
+    assert title_box.name == "textarea"
+    assert title_box["placeholder"] == "Post title*"
+    assert "w-sync" in title_box["data-controller"]  # still fills in the address
+
+    response = editor_client.post(
+        add_url(blog), post_form(title="Why our GPUs ran hot\r\n  and how we cooled them ")
+    )
+    assert response.status_code == 302
+    draft = BlogPage.objects.get(slug="why-our-gpus-ran-hot").get_latest_revision_as_object()
+    assert draft.title == "Why our GPUs ran hot and how we cooled them"
