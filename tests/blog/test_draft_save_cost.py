@@ -38,6 +38,18 @@ def save_draft(client, post, **changes):
     assert response["Location"] == edit_url(post)
 
 
+def submitted_and_ready_to_approve(client, post, commit):
+    """An Editor submits the post; a Publisher, signed in, has the editor's Approve form."""
+    client.force_login(make_user("eddie", group=EDITORS))
+    with commit():
+        client.post(edit_url(post), edit_form_data(client, post, **{"action-submit": "1"}))
+    client.force_login(make_user("pat", group=PUBLISHERS))
+    approve = edit_form_data(client, post)
+    approve["action-workflow-action"] = "true"
+    approve["workflow-action-name"] = "approve"
+    return approve
+
+
 def test_saving_a_draft_of_a_post_never_published_leaves_readers_pages_as_they_were(
     client, posts, commit
 ):
@@ -53,13 +65,7 @@ def test_saving_a_draft_of_a_post_never_published_leaves_readers_pages_as_they_w
 
 def test_approving_a_post_retires_readers_pages_once(client, posts, commit):
     post = posts["never published"]
-    client.force_login(make_user("eddie", group=EDITORS))
-    with commit():
-        client.post(edit_url(post), edit_form_data(client, post, **{"action-submit": "1"}))
-    client.force_login(make_user("pat", group=PUBLISHERS))
-    approve = edit_form_data(client, post)
-    approve["action-workflow-action"] = "true"
-    approve["workflow-action-name"] = "approve"
+    approve = submitted_and_ready_to_approve(client, post, commit)
     before = generation()
     with commit():
         assert client.post(edit_url(post), approve).status_code == 302
@@ -89,13 +95,7 @@ def test_approving_a_post_costs_one_retirement_and_no_repeated_reads_of_its_topi
     client, posts, commit, django_assert_max_num_queries
 ):
     post = posts["never published"]
-    client.force_login(make_user("eddie", group=EDITORS))
-    with commit():
-        client.post(edit_url(post), edit_form_data(client, post, **{"action-submit": "1"}))
-    client.force_login(make_user("pat", group=PUBLISHERS))
-    approve = edit_form_data(client, post)
-    approve["action-workflow-action"] = "true"
-    approve["workflow-action-name"] = "approve"
+    approve = submitted_and_ready_to_approve(client, post, commit)
     # Before: 349 (seven bumps, and the topics and bylines read 16 times each indexing).
     with django_assert_max_num_queries(265), commit():
         assert client.post(edit_url(post), approve).status_code == 302
