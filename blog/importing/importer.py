@@ -271,6 +271,12 @@ class Importer:
         digest = record.content_hash()
         if item is not None:
             if item.content_hash == digest and not self.pictures_arrived(item, record):
+                # Still missing: the Publisher re-running the import reads which, as the
+                # first run told them.
+                for ref in item.missing_pictures:
+                    problem = (f"not found: {ref}", record.label)
+                    if problem not in report.missing_pictures:
+                        report.missing_pictures.append(problem)
                 return Outcome(record.label, UNCHANGED, page_id=item.page_id)
             if item.page_id is None:
                 return Outcome(record.label, SKIPPED, "the post was deleted in the admin")

@@ -259,7 +259,9 @@ class Page:
     kind: str  # "post" or "draft"
 
 
-def parse_markdown_folder(folder):
+def parse_markdown_folder(folder, site_name=None):
+    """The posts of the site in `folder`; `site_name` names a site without a `url` across runs
+    when the folder's own name is not the site's (a zip unpacked into a scratch folder)."""
     folder = Path(folder)
     site = find_site(folder)
     files = sorted(p for p in folder.rglob("*") if p.suffix.lower() in MARKDOWN_SUFFIXES)
@@ -303,7 +305,7 @@ def parse_markdown_folder(folder):
             skipped.append((page.name, "it could not be read: its body is nested too deeply"))
             continue
         posts.append(record)
-    source = f"markdown:{site.url or folder.name}"
+    source = f"markdown:{site.url or site_name or folder.name}"
     return Export(source=source, posts=posts, skipped=skipped, base_url=site.url)
 
 

@@ -103,25 +103,33 @@ def export_file(folder, suffix):
 
 
 @contextmanager
-def opened(source, export_format=None, media=None):
-    """(Export, MediaFolder) for a file, a folder or a zip; a zip is unpacked for the run."""
+def opened(source, export_format=None, media=None, name=None):
+    """(Export, MediaFolder) for a file, a folder or a zip; a zip is unpacked for the run.
+    `name` is the export's name as its owner knows it (an upload's file name), when `source`
+    is a copy under another name."""
     source = Path(source)
     if not source.exists():
         raise ExportError(f"{source} does not exist.")
     left_out = {}
+    site_name = None
     with tempfile.TemporaryDirectory(prefix="unpacked-", dir=import_folder()) as scratch:
         if source.suffix.lower() == ".zip":
             check_size(source.stat().st_size, "The zip")
+            zip_name = source.name
             unpacked = unpack(source, scratch)
             source, left_out = unpacked.folder, unpacked.left_out
             inside = list(source.iterdir())
             if len(inside) == 1 and inside[0].is_dir():
                 # A zip of a site's folder: the folder's name names the site across runs.
                 source = inside[0]
+            else:
+                # A site zipped from inside its folder: the zip's name names it, never the
+                # scratch folder, which is new each run (its posts would come in again).
+                site_name = Path(name or zip_name).stem
         export_format = export_format or guess_format(source)
         folder = source if source.is_dir() else source.parent
         if export_format == "markdown":
-            export = parse_markdown_folder(folder)
+            export = parse_markdown_folder(folder, site_name)
             media_root = media or folder
         else:
             suffix = ".xml" if export_format == "wxr" else ".json"

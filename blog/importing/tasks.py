@@ -87,7 +87,7 @@ def import_upload(run_id):
     keep_upload = False
     try:
         path.write_bytes(run.upload.data)
-        with opened(path) as (export, media):
+        with opened(path, name=run.export_name) as (export, media):
             ImportRun.objects.filter(pk=run_id).update(total=len(export.posts))
             report = Importer(
                 blog, media, dry_run=run.dry_run, user=run.user, progress=progress

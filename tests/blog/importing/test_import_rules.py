@@ -158,6 +158,24 @@ def test_a_missing_pictures_alt_text_is_reported_and_picked_up_once_the_file_is_
     assert "  unchanged       1" in run_import(source, "--media", str(media))
 
 
+def test_a_re_run_still_lists_the_pictures_that_are_still_missing(run_import, tmp_path):
+    """A Publisher re-running the import (after adding some pictures, or none) reads which are
+    still missing: the post is unchanged, its pictures are still not there."""
+    media = tmp_path / "media"
+    media.mkdir()
+    source = export(
+        tmp_path,
+        attachment(50, "2020/01/rack.png", "A rack of servers"),
+        item(1, "With hero", thumbnail=50),
+    )
+    first = run_import(source, "--media", str(media))
+    assert "1 picture was not in the export" in first.splitlines()[0]
+    again = run_import(source, "--media", str(media))
+    assert "  unchanged       1" in again
+    assert "1 picture was not in the export" in again.splitlines()[0]
+    assert "rack.png" in again.split("Pictures not imported")[1]
+
+
 def test_a_hero_picture_without_alt_text_is_published_and_reported(run_import, tmp_path, media):
     source = export(
         tmp_path, attachment(50, "2020/01/rack.png", ""), item(1, "No alt", thumbnail=50)

@@ -23,6 +23,7 @@ from blog.models import BlogPage
 from tests.blog.scheduling import make_user
 
 from .conftest import FIXTURES
+from .exports import draw
 
 # Whole real exports, imported again by each test: PostgreSQL's pass runs them (slow).
 pytestmark = pytest.mark.slow
@@ -319,3 +320,49 @@ def test_the_hugo_theme_stacks_toml_bundles_come_in_with_their_pictures(run_impo
     assert "content/post/chinese-test/index.ja.md — a translation or a resource" in report
     rich = BlogPage.objects.get(slug="rich-content")
     assert "embed" in [block.block_type for block in rich.body]
+
+
+def zip_of_its_files(folder, tmp_path):
+    """A site zipped from inside its folder (`zip -r site.zip .`, or a file manager's Compress on
+    the selected files): its files at the zip's root, beside its pictures' folder (as
+    mojombo.github.io's images/), no folder naming the site."""
+    data = io.BytesIO()
+    with zipfile.ZipFile(data, "w") as archive:
+        for file in sorted(folder.rglob("*")):
+            if file.is_file():
+                archive.write(file, file.relative_to(folder).as_posix())
+        archive.write(draw(tmp_path / "logo.png"), "images/logo.png")
+    return data.getvalue()
+
+
+def test_a_site_zipped_without_its_folder_uploaded_again_changes_nothing(client, blog, tmp_path):
+    # A Jekyll site with no _config.yml `url`: only the upload's name says which site it is.
+    site = EXPORTS["jekyll-migrate"]
+    posts = len(parsed(site).posts)
+    client.force_login(make_user("petra", group=PUBLISHERS))
+    upload = zip_of_its_files(site, tmp_path)
+    client.post("/admin/blog/import/", {"export": SimpleUploadedFile("site.zip", upload)})
+    confirm_the_dry_run(client)
+    assert BlogPage.objects.count() == posts
+    again = client.post(
+        "/admin/blog/import/", {"export": SimpleUploadedFile("site.zip", upload)}, follow=True
+    )
+    text = BeautifulSoup(again.content, "html.parser").get_text(" ", strip=True)
+    assert f"Would stay unchanged {posts}" in text
+    assert "Would be created 0" in text
+    confirm_the_dry_run(client)
+    assert BlogPage.objects.count() == posts
+
+
+def test_a_site_zipped_without_its_folder_imported_again_by_the_command_changes_nothing(
+    run_import, tmp_path
+):
+    site = EXPORTS["jekyll-migrate"]
+    posts = len(parsed(site).posts)
+    archive = tmp_path / "site.zip"
+    archive.write_bytes(zip_of_its_files(site, tmp_path))
+    run_import(archive)
+    second = run_import(archive)
+    assert count(second, "created") == 0
+    assert count(second, "unchanged") == posts
+    assert BlogPage.objects.count() == posts
