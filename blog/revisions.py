@@ -118,13 +118,22 @@ def autosaved_version_to_finish(post, user, *, previous_revision, approved_go_li
 def scheduled_moment(moment):
     """'Fri 4 Dec, 23:21 Berlin time' on the clock of the signed-in editor (Wagtail activates
     their admin time zone), with the year only when it is not this year's."""
+    return f"{day_and_time(moment)} {clock_name()}"
+
+
+def day_and_time(moment):
+    """'Fri 4 Dec, 23:21' (scheduled_moment without its clock)."""
     local = timezone.localtime(moment)
     year = "" if local.year == timezone.localtime().year else f" {local.year}"
+    return f"{local:%a %-d %b}{year}, {local:%H:%M}"
+
+
+def clock_name():
+    """'Berlin time', or 'UTC': the signed-in editor's clock, as scheduled_moment names it."""
     zone = timezone.get_current_timezone_name()
-    clock = (
+    return (
         "UTC" if zone in {"UTC", "Etc/UTC"} else zone.rsplit("/", 1)[-1].replace("_", " ") + " time"
     )
-    return f"{local:%a %-d %b}{year}, {local:%H:%M} {clock}"
 
 
 class ScheduledPostLock(ScheduledForPublishLock):
@@ -134,6 +143,12 @@ class ScheduledPostLock(ScheduledForPublishLock):
 
     def when(self):
         return scheduled_moment(self.object.scheduled_revision.approved_go_live_at)
+
+    def day_and_time(self):
+        return day_and_time(self.object.scheduled_revision.approved_go_live_at)
+
+    def clock(self):
+        return clock_name()
 
     def get_message(self, user):
         if self.object.permissions_for_user(user).can_unschedule():

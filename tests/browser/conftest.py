@@ -174,12 +174,13 @@ def half_without_heroes(demo_server):
 
 @pytest.fixture
 def contexts(browser, request):
-    """new_context() -> a fresh browser session at 1400×900, the size editors were watched
-    working at; the failing test's pages are saved as screenshots in SCREENSHOTS."""
+    """new_context(**options) -> a fresh browser session, by default at 1400×900, the size
+    editors were watched working at (options go to Playwright's new_context: another viewport,
+    permissions); the failing test's pages are saved as screenshots in SCREENSHOTS."""
     opened = []
 
-    def new_context():
-        context = browser.new_context(viewport={"width": 1400, "height": 900})
+    def new_context(**options):
+        context = browser.new_context(**{"viewport": {"width": 1400, "height": 900}, **options})
         context.set_default_timeout(30_000)
         opened.append(context)
         return context

@@ -1,10 +1,15 @@
-"""One editor's day, end to end through the admin in Chromium at 1400×900 (issue #18, "Done
-when"): an Editor writes a post and previews it in every mode, submits it; a Publisher in Tokyo
-schedules it for a minute of tomorrow, finds it in the calendar and features it from the Posts
-list; the Editor shares the draft and switches the link off; the scheduler puts it live.
+"""One editor's day, end to end through the admin in Chromium at a laptop's 1280×800 and a
+phone's 390×844 (issues #18 and #33, "Done when"): an Editor writes a post and previews it in
+every mode, submits it; a Publisher in Tokyo asks for a change, the Editor sends it back; the
+Publisher schedules it for a minute of tomorrow, finds it in the calendar and features it from
+the Posts list; the Editor shares the draft, copies the link and switches it off; the scheduler
+puts it live.
 
 Each step asserts what the editor is told and what a reader sees, and leaves a screenshot in
-test-artifacts/editors-day/ (under $TEST_ARTIFACTS if set), numbered in the order of the walk.
+test-artifacts/editors-day/<width>/ (under $TEST_ARTIFACTS if set), numbered in the order of the
+walk. Every admin screen on the way is checked for controls that spill out of their box or a
+page that scrolls sideways (editing.layout_problems); the navigation is the sidebar's, behind its
+menu button on a phone.
 """
 
 import re
@@ -29,9 +34,12 @@ from .editing import (
     choose_image,
     committed,
     go_ahead_if_asked,
+    layout_problems,
     numbered_screenshots,
     open_action_menu,
+    open_from_sidebar,
     open_header_menu,
+    open_sidebar,
     run_scheduler_once,
     save_draft,
     sign_in,
@@ -51,11 +59,10 @@ QUOTE = "Nothing was lost; it was only written down in the wrong order."
 CODE = "torch.load(path, map_location='cuda:0')"
 FIGURE_ALT = "The H100 board, its heat sink removed."
 PUBLISHER_ZONE = "Asia/Tokyo"
-
-
-@pytest.fixture
-def shoot():
-    return numbered_screenshots(STEPS)
+EDITOR_ZONE = "Europe/Berlin"
+CHANGE_REQUEST = "Say which PyTorch version wrote the checkpoint."
+# A laptop's screen and a phone's, by width.
+SCREENS = {1280: 800, 390: 844}
 
 
 def set_time_zone(user, zone):
@@ -82,15 +89,39 @@ def pk_and_address(title):
     return post.pk, post.url
 
 
-def test_an_editors_day(staff, contexts, shoot):
+def scheduled_banner_time(moment, zone):
+    """The go-live as the scheduled banner words it on the clock of `zone`
+    (blog.revisions.scheduled_moment)."""
+    local = moment.astimezone(ZoneInfo(zone))
+    year = "" if local.year == timezone.now().astimezone(ZoneInfo(zone)).year else f" {local.year}"
+    return f"{local:%a %-d %b}{year}, {local:%H:%M} {zone.rsplit('/', 1)[-1]} time"
+
+
+@pytest.mark.parametrize("width", SCREENS)
+def test_an_editors_day(staff, contexts, width):
     server, blog = staff["server"], staff["blog"]
+    screen = {"width": width, "height": SCREENS[width]}
+    shoot = numbered_screenshots(STEPS / str(width))
+    misfits = []
+
+    def check_the_fit(page, where):
+        misfits.extend(f"{where} at {width}px: {problem}" for problem in layout_problems(page))
+
     committed(set_time_zone, staff["publisher"], PUBLISHER_ZONE)
+    committed(set_time_zone, staff["editor"], EDITOR_ZONE)
     featured_before = committed(featured_title, blog)
     assert featured_before, "the demo blog has a featured post for this one to follow"
 
     # 1. The Editor writes a post: title, summary, hero with alt text, topics, five blocks.
-    editor = sign_in(contexts(), server, staff["editor"])
-    editor.get_by_role("link", name="Posts", exact=True).click()
+    # The sidebar speaks of posts only: no Pages beside Posts.
+    editor_session = contexts(viewport=screen)
+    editor_session.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    editor = sign_in(editor_session, server, staff["editor"])
+    check_the_fit(editor, "the Editor's dashboard")
+    sidebar = open_sidebar(editor)
+    expect(sidebar.get_by_role("link", name="Posts", exact=True)).to_be_visible()
+    expect(sidebar.get_by_text("Pages", exact=True)).to_have_count(0)
+    sidebar.get_by_role("link", name="Posts", exact=True).click()
     editor.get_by_role("link", name="Add post").first.click()
     editor.wait_for_url(re.compile(r"/admin/pages/add/blog/blogpage/\d+/"))
     expect(editor.get_by_role("tab")).to_contain_text(["Content", "Card & SEO", "Publishing"])
@@ -138,6 +169,7 @@ def test_an_editors_day(staff, contexts, shoot):
     # Alt text is not read on the page: the count, like the Checks, leaves it out.
     expect(word_count).to_have_text(words_before_alt_text)
     shoot(editor, "editor-writes-the-post", full_page=True)
+    check_the_fit(editor, "the post editor")
 
     # Saved before previewing: when autosave turns a new page into an existing one, the preview
     # panel still points at the "add" preview and stays blank until the editor reloads.
@@ -175,22 +207,50 @@ def test_an_editors_day(staff, contexts, shoot):
     shoot(editor, "preview-social-share-card")
     editor.get_by_role("button", name="Toggle preview").click()
 
-    # 3. Submitted for review.
+    # 3. Submitted for review: the Editor is back on the Posts list, where the post is.
     open_action_menu(editor)
     submit_label = f"Submit to {REVIEW_WORKFLOW}"
     editor.locator("footer").get_by_role("button", name=submit_label).click()
     go_ahead_if_asked(editor, submit_label, "is submitted for review")
     expect(editor.locator(".messages")).to_contain_text(TITLE)
+    editor.wait_for_url(f"{server}/admin/blog/blogpage/")
+    expect(editor.get_by_role("heading", level=1)).to_have_text("Posts")
     shoot(editor, "submitted-for-review")
+    check_the_fit(editor, "the Editor's Posts list")
     pk, address = committed(pk_and_address, TITLE)
     address = server + address
 
-    # 4. The Publisher (in Tokyo) opens it from the dashboard, schedules it on the Publishing
-    # tab for a minute of tomorrow and approves it.
-    publisher = sign_in(contexts(), server, staff["publisher"])
+    # 4. The Publisher (in Tokyo) opens it from the dashboard and asks for a change, with a
+    # comment; the Editor finds it at the top of the post and sends the post back.
+    publisher = sign_in(contexts(viewport=screen), server, staff["publisher"])
     awaiting = publisher.locator("#awaiting-review-section")
     expect(awaiting).to_contain_text("Awaiting your review")
     shoot(publisher, "publisher-dashboard-awaiting-review")
+    check_the_fit(publisher, "the Publisher's dashboard")
+    awaiting.get_by_role("link", name=TITLE).first.click()
+    publisher.wait_for_url(re.compile(r"/admin/pages/\d+/edit/"))
+    open_action_menu(publisher)
+    publisher.locator("footer").get_by_role("button", name="Request changes").click()
+    request = publisher.locator(".modal-dialog")
+    request.get_by_label("Comment").fill(CHANGE_REQUEST)
+    request.get_by_role("button", name="Request changes").click()
+    expect(publisher.locator(".messages")).to_contain_text(f"Changes requested on “{TITLE}”")
+    shoot(publisher, "publisher-requests-changes")
+
+    editor.get_by_role("link", name=TITLE).first.click()
+    editor.wait_for_url(re.compile(r"/admin/pages/\d+/edit/"))
+    change_request = editor.locator(".messages")
+    expect(change_request).to_contain_text("requested changes")
+    expect(change_request).to_contain_text(f"“{CHANGE_REQUEST}”")
+    shoot(editor, "editor-reads-the-change-request")
+    check_the_fit(editor, "the post editor with a change request")
+    send_back = editor.locator("footer").get_by_role("button", name="Send back for review")
+    send_back.click()
+    go_ahead_if_asked(editor, "Send back for review", "is submitted for review")
+
+    # 5. The Publisher schedules it on the Publishing tab for a minute of tomorrow: the menu
+    # says what approving will do as soon as the go-live is typed, and approving schedules it.
+    open_from_sidebar(publisher, "Dashboard")
     awaiting.get_by_role("link", name=TITLE).first.click()
     publisher.wait_for_url(re.compile(r"/admin/pages/\d+/edit/"))
     publisher.get_by_role("tab", name="Publishing").click()
@@ -200,14 +260,16 @@ def test_an_editors_day(staff, contexts, shoot):
     go_live = tomorrow_at(8, 15, PUBLISHER_ZONE)
     when = f"{go_live:%-d %b %Y, %H:%M} {PUBLISHER_ZONE}"
     publisher.fill("#id_go_live_at", go_live.strftime("%Y-%m-%d %H:%M"))
-    publisher.get_by_role("tab", name="Publishing").click()  # closes the date picker
-    shoot(publisher, "publisher-sets-the-go-live")
-    save_draft(publisher)
-    expect(publisher.locator(".messages")).to_contain_text(
-        f"It will be scheduled for {when} once a Publisher approves it."
-    )
+    # Leaving the field closes the date picker (on a phone it covers the tabs).
+    publisher.locator("#id_go_live_at").press("Tab")
+    expect(publisher.locator(".xdsoft_datetimepicker:visible")).to_have_count(0)
+    check_the_fit(publisher, "the Publishing tab")
     open_action_menu(publisher)
-    publisher.get_by_role("button", name="Approve and schedule", exact=True).click()
+    approve = publisher.locator("footer").get_by_role("button", name="Approve and schedule")
+    expect(approve).to_be_visible()
+    expect(publisher.locator("footer")).not_to_contain_text("Approve and publish")
+    shoot(publisher, "publisher-sets-the-go-live")
+    approve.click()
     expect(publisher.locator(".messages")).to_contain_text(f"“{TITLE}” is scheduled for {when}.")
     # Back on the dashboard the review started from, whose Scheduled publishing lists it.
     expect(publisher).to_have_url(f"{server}/admin/")
@@ -217,8 +279,8 @@ def test_an_editors_day(staff, contexts, shoot):
     expect(upcoming.locator("tr", has_text=TITLE)).to_contain_text(PUBLISHER_ZONE)
     shoot(publisher, "approved-and-scheduled")
 
-    # 5. The calendar shows it on tomorrow's date in Tokyo, at 08:15, marked scheduled.
-    publisher.get_by_role("link", name="Calendar", exact=True).click()
+    # 6. The calendar shows it on tomorrow's date in Tokyo, at 08:15, marked scheduled.
+    open_from_sidebar(publisher, "Calendar")
     expect(publisher.locator(".editorial-calendar caption")).to_contain_text(PUBLISHER_ZONE)
     if go_live.day == 1:
         publisher.get_by_role("link", name=re.compile(r"›$")).click()
@@ -229,9 +291,10 @@ def test_an_editors_day(staff, contexts, shoot):
     expect(entry.locator(".editorial-calendar__card")).to_contain_text("Scheduled")
     expect(entry.locator(".editorial-calendar__card")).to_contain_text(SUMMARY)
     shoot(publisher, "calendar")
+    check_the_fit(publisher, "the Calendar")
 
-    # 6. Featured from the Posts list: it takes the slot at its go-live, not before.
-    publisher.get_by_role("link", name="Posts", exact=True).click()
+    # 7. Featured from the Posts list: it takes the slot at its go-live, not before.
+    open_from_sidebar(publisher, "Posts")
     row = publisher.locator("table.listing tbody tr", has_text=TITLE)
     expect(row).to_contain_text("Scheduled")
     expect(row).to_contain_text(when)
@@ -244,6 +307,7 @@ def test_an_editors_day(staff, contexts, shoot):
         f"it takes the featured slot when it goes live on {when}"
     )
     shoot(publisher, "feature-this-post")
+    check_the_fit(publisher, "Feature this post")
     publisher.get_by_role("button", name="Feature this post").click()
     expect(publisher.locator(".messages")).to_contain_text(
         f"“{TITLE}” will take the featured slot when it goes live on {when}; "
@@ -253,9 +317,10 @@ def test_an_editors_day(staff, contexts, shoot):
         "Featured once it goes live"
     )
     shoot(publisher, "featured-once-it-goes-live")
+    check_the_fit(publisher, "the Publisher's Posts list")
 
     # Before its go-live readers find nothing of it: not in the slot, not listed, no page.
-    reader = contexts().new_page()
+    reader = contexts(viewport=screen).new_page()
     reader.goto(f"{server}/blog/")
     expect(reader.locator(".featured__title")).to_have_text(featured_before)
     expect(reader.locator("main")).not_to_contain_text(TITLE)
@@ -264,9 +329,20 @@ def test_an_editors_day(staff, contexts, shoot):
     assert reader.goto(address).status == 404
     expect(reader.locator("body")).not_to_contain_text(TITLE)
 
-    # 7. The Editor shares the draft; a reviewer without an account reads it, until the link
-    # is switched off.
-    editor.goto(f"{server}/admin/pages/{pk}/edit/")
+    # 8. The Editor opens the post from the Posts list: it says when it goes live, on the
+    # Editor's own clock, and who can change that.
+    open_from_sidebar(editor, "Posts")
+    editor.get_by_role("link", name=TITLE).first.click()
+    editor.wait_for_url(re.compile(rf"/admin/pages/{pk}/edit/"))
+    expect(editor.locator(".messages")).to_contain_text(
+        f"Scheduled for {scheduled_banner_time(go_live, EDITOR_ZONE)} — "
+        "a Publisher can unschedule it to change it."
+    )
+    shoot(editor, "editor-sees-it-scheduled")
+    check_the_fit(editor, "the scheduled post's editor")
+
+    # 9. The Editor shares the draft and copies the link; a reviewer without an account reads
+    # it, until the link is switched off.
     open_header_menu(editor)
     editor.get_by_role("link", name="Share draft").click()
     editor.get_by_role("button", name="Create share link").click()
@@ -274,8 +350,12 @@ def test_an_editors_day(staff, contexts, shoot):
         "Share link created. Anyone with it can read the newest draft until"
     )
     link = editor.get_by_label("Share link").first.input_value()
-    shoot(editor, "share-link-created")
-    reviewer = contexts().new_page()
+    editor.get_by_role("button", name="Copy link").first.click()
+    expect(editor.locator("[aria-live='polite']", has_text="Link copied")).to_be_visible()
+    assert editor.evaluate("navigator.clipboard.readText()") == link
+    shoot(editor, "share-link-created-and-copied")
+    check_the_fit(editor, "the share links")
+    reviewer = contexts(viewport=screen).new_page()
     assert reviewer.goto(link).status == 200
     expect(reviewer.locator(".draft-banner")).to_contain_text("Draft — not published")
     expect(reviewer.locator("main h1")).to_have_text(TITLE)
@@ -292,7 +372,7 @@ def test_an_editors_day(staff, contexts, shoot):
     expect(reviewer.locator("body")).not_to_contain_text(TITLE)
     shoot(reviewer, "reviewer-finds-the-link-gone", full_page=True)
 
-    # 8. Go-live: the scheduler's pass (the go-live moved a second into the past rather than
+    # 10. Go-live: the scheduler's pass (the go-live moved a second into the past rather than
     # waiting for tomorrow) puts it live, in the featured slot, with every block.
     committed(bring_scheduled_go_live_forward, pk)
     assert "published 1," in committed(run_scheduler_once)
@@ -319,3 +399,4 @@ def test_an_editors_day(staff, contexts, shoot):
     expect(row).to_contain_text("Live")
     expect(row).to_contain_text("★ In the featured slot")
     shoot(publisher, "posts-list-after-go-live")
+    assert misfits == [], "\n".join(misfits)
