@@ -31,6 +31,8 @@ def visible_to_readers(pages, now=None, *, children_of=None, few=False):
       every row, tested once inside the query; each child is tested for its own state alone.
     - `few`: the query finds a row or two (the blogs). Each row's ancestors are tested inside
       the query, where reading the hidden branches would cost a query of its own.
+      Only with a limit (`.first()`): SQLite, asked for the whole result, tests every page
+      against every row (22 s at 10,000 posts).
     - otherwise the hidden branches, a short list remembered until the content changes: a
       listing of thousands of posts tests a few path prefixes, with no subquery per row."""
     if children_of is not None:
@@ -96,7 +98,14 @@ def view_restrictions_over(page):
 def awaiting_unpublish(pages, now=None):
     """Pages still flagged live whose expiry has passed: readers no longer see them, and the
     scheduler must unpublish them."""
-    return pages.filter(live=True, expire_at__lte=now or timezone.now())
+    return pages.filter(still_live_past_expiry(now))
+
+
+def still_live_past_expiry(now=None):
+    """awaiting_unpublish as a condition on each row, for a query that annotates what it
+    lists: a `pk__in` subquery inside an annotation ran once per row (the editorial
+    calendar at 10,000 posts: 700 ms instead of 65)."""
+    return Q(live=True, expire_at__lte=now or timezone.now())
 
 
 def next_expiry():

@@ -26,7 +26,7 @@ from wagtail.models import Page, Revision, WorkflowState
 from wagtail.permission_policies.pages import PagePermissionPolicy
 
 from ..models import BlogPage, card_prefetches
-from ..visibility import awaiting_unpublish
+from ..visibility import still_live_past_expiry
 
 DRAFT, IN_REVIEW, SCHEDULED, LIVE, EXPIRED = "draft", "in_review", "scheduled", "live", "expired"
 STATUS_LABELS = {
@@ -72,11 +72,7 @@ def with_editorial_status(posts):
         in_review=Exists(active_reviews().filter(object_id=page_id)),
         # Expired for readers already, though the scheduler flags it only on its next pass.
         is_expired=Case(
-            When(
-                Q(expired=True)
-                | Q(pk__in=awaiting_unpublish(Page.objects.all(), now).values("pk")),
-                then=Value(True),
-            ),
+            When(Q(expired=True) | still_live_past_expiry(now), then=Value(True)),
             default=Value(False),
             output_field=BooleanField(),
         ),

@@ -222,8 +222,9 @@ def test_the_overview_costs_the_same_queries_for_5_or_30_posts(
     assert count_queries(client, POSTS_URL) == few
 
 
-# An editor's page rights take 4 queries more than a superuser's.
-@pytest.mark.parametrize(("user", "budget"), [("admin", 18), ("editor", 22)])
+# An editor's page rights take 4 queries more than a superuser's. One of them finds the branches
+# readers cannot see (for the featured slot's label), remembered until the next change.
+@pytest.mark.parametrize(("user", "budget"), [("admin", 19), ("editor", 23)])
 def test_the_overview_stays_within_its_query_budget(
     user, budget, admin_client, editor_client, blog, author, topic
 ):
