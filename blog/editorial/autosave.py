@@ -26,6 +26,14 @@ ADD_FORMS_SESSION_KEY = "blog:posts-made-by-add-forms"
 ADD_FORMS_KEPT = 20
 # The form field static/js/autosave-guard.js names the version this window's autosave wrote in.
 AUTOSAVED_VERSION = "autosaved_revision_id"
+# The field it adds when Save draft saves without reloading the editor.
+SAVE_IN_PLACE = "save_in_place"
+
+
+def saved_in_place(request):
+    """Save draft, sent by static/js/autosave-guard.js with the form and answered with
+    Wagtail's JSON, as an autosave is: the editor stays open."""
+    return request.method == "POST" and request.POST.get(SAVE_IN_PLACE) == "1"
 
 
 def add_form_key(request):
@@ -65,9 +73,10 @@ def save_a_second_post_of_the_add_form_as_an_edit(request, parent_page, page_cla
 
 @hooks.register("before_edit_page")
 def tell_the_post_how_it_is_saved(request, page):
-    # Save draft, Publish and the rest reload the editor; an autosave's reply is kept by the
-    # page to overwrite next, so blog/revisions.py reuses an identical version only for these.
-    if request.method == "POST" and request.accepts("text/html"):
+    # Save draft, Publish and the rest end the editing session's version (Save draft without
+    # reloading the editor too); an autosave's reply is kept by the page to overwrite next, so
+    # blog/revisions.py reuses an identical version only for these.
+    if request.method == "POST" and (request.accepts("text/html") or saved_in_place(request)):
         page.saved_from_the_full_editor = True
         # The version this window's autosave wrote, sent by static/js/autosave-guard.js: the
         # save is written into it (blog/revisions.py, autosaved_version_to_finish).

@@ -21,6 +21,7 @@ from wagtail.admin.utils import get_valid_next_url_from_request
 
 from ..models import BlogPage
 from ..revisions import ScheduledPostLock
+from .autosave import saved_in_place
 from .overview import in_editor_zone
 
 
@@ -116,8 +117,15 @@ def replace_success_message(request, text, buttons):
 @hooks.register("after_create_page", order=-100)
 @hooks.register("after_edit_page", order=-100)
 def say_what_readers_see(request, page):
+    if not isinstance(page, BlogPage):
+        return
+    if saved_in_place(request):
+        # Wagtail answers with JSON and its side panels; the editor's partials template
+        # (templates/wagtailadmin/pages/edit_partials.html) carries the message in them.
+        request.saved_in_place_message = post_message(request, page)
+        return
     # Autosave asks for JSON and is told nothing; neither is it here.
-    if not isinstance(page, BlogPage) or not request.accepts("text/html"):
+    if not request.accepts("text/html"):
         return
     saved_only = not any(key.startswith("action-") for key in request.POST)
     edit_url = reverse("wagtailadmin_pages:edit", args=[page.pk])

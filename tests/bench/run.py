@@ -444,8 +444,8 @@ def bench_admin(env, engine, posts, args, rows):
 
 EDITOR_ACTIONS_HEADER = f"""Editor actions: what an Editor and a Publisher wait for in Chromium
 (tests/bench/editor_actions.py), from the click to the load event of the page it lands on
-(the preview: to the load of its frame showing the post; opening the editor: its whole
-navigation), p50 and p90 of --editor-repeat rounds, each on a fresh draft, target p50 <=
+(the preview: to the load of its frame showing the post; Save draft, which keeps the editor
+open: to its message shown; opening the editor: its whole navigation), p50 and p90 of --editor-repeat rounds, each on a fresh draft, target p50 <=
 {TARGET_P50_MS} ms. gunicorn with 2 workers and production settings (caches on; plain-http
 cookies, as tests/scale rehearses). Server ms and queries: the sum over the action's pages and
 preview requests, as the server itself counted them; browser ms: the landing page's (or the

@@ -259,6 +259,10 @@ def test_an_editors_day(staff, contexts, width):
     )
     go_live = tomorrow_at(8, 15, PUBLISHER_ZONE)
     when = f"{go_live:%-d %b %Y, %H:%M} {PUBLISHER_ZONE}"
+    # The picker opens 100 ms after the field is entered (its own timer): a person sees it
+    # before typing, and Tab pressed sooner would leave the field before it opened.
+    publisher.locator("#id_go_live_at").click()
+    expect(publisher.locator(".xdsoft_datetimepicker:visible")).to_have_count(1)
     publisher.fill("#id_go_live_at", go_live.strftime("%Y-%m-%d %H:%M"))
     # Leaving the field closes the date picker (on a phone it covers the tabs).
     publisher.locator("#id_go_live_at").press("Tab")
