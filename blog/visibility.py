@@ -28,7 +28,8 @@ def visible_to_readers(pages, now=None, *, children_of=None, few=False):
 
     How the ancestors are tested depends on what the caller knows, never the answer:
     - `children_of`: only that page's children are wanted. Their ancestors are the same for
-      every row, tested once inside the query; each child is tested for its own state alone.
+      every row, tested once inside the query, or by the parent itself when routing fetched it
+      for a reader (is_visible_to_readers, no query); each child is tested for its own state.
     - `few`: the query finds a row or two (the blogs). Each row's ancestors are tested inside
       the query, where reading the hidden branches would cost a query of its own.
       Only with a limit (`.first()`): SQLite, asked for the whole result, tests every page
@@ -155,10 +156,11 @@ def _children_visible_to_readers(pages, parent, now):
     own_restriction = PageViewRestriction.objects.filter(
         Q(page=OuterRef("pk")) | Q(page=OuterRef("alias_of"))
     )
+    children = _live_and_unexpired(pages.child_of(parent), now).exclude(Exists(own_restriction))
+    if getattr(parent, "view_restricted", None) is not None:
+        # A parent routing fetched for a reader (the blog being served) answers for itself
+        # and its ancestors without a query (is_visible_to_readers): no subquery to build or
+        # run on every listing request.
+        return children if is_visible_to_readers(parent, now) else children.none()
     # No OuterRef: the database tests the parent and its ancestors once for the whole query.
-    hidden_parent = _hidden_at_or_above(parent.path)
-    return (
-        _live_and_unexpired(pages.child_of(parent), now)
-        .exclude(Exists(own_restriction))
-        .exclude(Exists(hidden_parent))
-    )
+    return children.exclude(Exists(_hidden_at_or_above(parent.path)))

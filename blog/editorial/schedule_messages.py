@@ -117,12 +117,18 @@ def replace_success_message(request, text, buttons):
 @hooks.register("after_create_page", order=-100)
 @hooks.register("after_edit_page", order=-100)
 def say_what_readers_see(request, page):
-    if not isinstance(page, BlogPage):
-        return
     if saved_in_place(request):
         # Wagtail answers with JSON and its side panels; the editor's partials template
         # (templates/wagtailadmin/pages/edit_partials.html) carries the message in them.
-        request.saved_in_place_message = post_message(request, page)
+        request.saved_in_place_message = (
+            post_message(request, page)
+            if isinstance(page, BlogPage)
+            # Wagtail's own words after a save, for the blog and home pages.
+            else gettext("Page '%(page_title)s' has been updated.")
+            % {"page_title": page.get_admin_display_title()}
+        )
+        return
+    if not isinstance(page, BlogPage):
         return
     # Autosave asks for JSON and is told nothing; neither is it here.
     if not request.accepts("text/html"):

@@ -10,7 +10,12 @@ from wagtail.models import Page, PageViewRestriction
 
 from blog.caching.remembered import lifetime_until_next_expiry
 from blog.models import BlogPage
-from blog.visibility import awaiting_unpublish, is_visible_to_readers, visible_to_readers
+from blog.visibility import (
+    awaiting_unpublish,
+    flag_view_restricted,
+    is_visible_to_readers,
+    visible_to_readers,
+)
 from tests.blog.scheduling import schedule_post
 from tests.factories import draft_post, make_blog_index, publish_post
 
@@ -61,6 +66,13 @@ def site_in_every_state(home, blog, commit):
     return Page.objects.descendant_of(home).specific()
 
 
+def as_routing_fetches(page):
+    """The page as routing fetches it for a reader: carrying whether a restriction applies."""
+    routed = flag_view_restricted(page.specific_class.objects.filter(pk=page.pk)).get()
+    assert routed.view_restricted is not None
+    return routed
+
+
 def what_readers_get(client, page):
     """True: the page itself, 200; False: 404, or a redirect to log in."""
     response = client.get(page.url)
@@ -86,6 +98,9 @@ def test_the_filter_the_instance_test_and_http_agree_on_every_page(
             "filter": visible_to_readers(one).exists(),
             "filter, few rows": visible_to_readers(one, few=True).exists(),
             "filter, children": visible_to_readers(one, children_of=page.get_parent()).exists(),
+            "filter, children of a routed parent": visible_to_readers(
+                one, children_of=as_routing_fetches(page.get_parent())
+            ).exists(),
             "instance": is_visible_to_readers(Page.objects.get(pk=page.pk).specific),
             "http": what_readers_get(client, page),
         }
