@@ -69,7 +69,7 @@ def listing_context(blog, request, topic=None):
         "total_posts": total_posts,
         "listing_total": listing_total,
         "shown_count": len(page.object_list),
-        "page_range": page.paginator.get_elided_page_range(page.number),
+        "pagination": chrome.pagination(page),
         "topic_filter": chrome.topic_filter(request, blog, topics, topic, total_posts),
         "head_meta": chrome.listing_head(
             request, blog, topic=topic, page=page, listed=listed, entries=entries
