@@ -67,8 +67,10 @@ document.addEventListener("click", (event) => {
   if (!event.isTrusted) return;
   sessionStorage.setItem("benchClickAt", String(performance.timeOrigin + performance.now()));
 }, true);
-// Wagtail's messages area has shown a message (after its own short delay): Save draft's.
-document.addEventListener("w-messages:added", () => {
+// Wagtail's messages area at the top has shown a message (after its own short delay): Save
+// draft's. The footer's unsaved-changes warning is a messages controller of its own.
+document.addEventListener("w-messages:added", (event) => {
+  if (!(event.target instanceof Element && event.target.matches(".messages"))) return;
   sessionStorage.setItem("benchMessageAt", String(performance.timeOrigin + performance.now()));
 }, true);
 document.addEventListener("load", (event) => {
