@@ -155,9 +155,14 @@
         }),
       );
     }
-    // Typed while the save was on its way: that is a change of its own, for the next autosave.
+    // Typed while the save was on its way (or the slug followed a new title): a change of its
+    // own, for the next autosave, announced as Wagtail's unsaved-changes controller does. The
+    // autosave that takes it cancels the event; one that cannot be cancelled also reached the
+    // footer's warning, which said "Autosave is paused" while it ran.
     if (typedMeanwhile) {
-      form.dispatchEvent(new CustomEvent("w-unsaved:add", { bubbles: true }));
+      form.dispatchEvent(
+        new CustomEvent("w-unsaved:add", { bubbles: true, cancelable: true, detail: { type: "edits" } }),
+      );
     }
     if (held) requestAnimationFrame(release);
   };

@@ -44,6 +44,9 @@ def test_save_draft_saves_without_reloading_the_editor_and_says_so(staff, contex
         "“Retitled: Cooling the render farm” saved as a draft. Readers don't see it until it is "
         "published."
     )
+    # The slug followed the new title after the click: a change of its own, which the footer
+    # calls unsaved edits (as Wagtail does), never a paused autosave.
+    expect(editor.locator("footer")).not_to_contain_text("Autosave is paused", timeout=1)
     assert editor.evaluate(STILL_OPEN)
     assert len(loads) == 1, f"the editor was loaded again: {loads}"
     expect(editor.locator("footer").get_by_role("button", name="Save draft")).to_be_enabled()
