@@ -16,7 +16,7 @@ from .caching.fragments import (
     CARD,
     FEATURED_CARD,
     LISTED_POST,
-    POST_META,
+    POST_HEAD,
     render_fragments,
 )
 from .caching.pages import reads_page_number
@@ -110,6 +110,8 @@ def post_context(post, request):
         # afresh, never shared. Only the related posts' cards are the live ones.
         cards = render_fragments(request, related_cards, prefetch_cards, load=load)
         meta, article = post_meta(post, request), None
+        # The related posts share this post's first topic, which the meta names already.
+        context.update(meta=meta, related_topic=meta.section)
         # Wagtail's checks count the words and reading time of the preview's first
         # `main, [role="main"]` (hard-coded in its core.js): there the body alone is the
         # main region, so they count what the reader's "min read" counts. Readers keep
@@ -123,12 +125,11 @@ def post_context(post, request):
 
         # What is not cached is built after one query each for the bylines, topics and
         # pictures (heroes and body) of this post and the related ones together.
-        meta, article, *cards = render_fragments(
-            request, [(post, POST_META), (post, ARTICLE), *related_cards], lookups, load=load
+        head, article, *cards = render_fragments(
+            request, [(post, POST_HEAD), (post, ARTICLE), *related_cards], lookups, load=load
         )
-    context.update(meta=meta, article=article, related_posts=related, related_cards=cards)
-    # The related posts share this post's first topic, which the meta names already.
-    context["related_topic"] = meta.section
+        context.update(head_meta=head.html, related_topic=head.section)
+    context.update(article=article, related_posts=related, related_cards=cards)
     return context
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db.models import prefetch_related_objects
-from django.template.loader import get_template
+from django.template.loader import get_template, render_to_string
 
 from blog.seo import listed_post, post_meta
 from config.storage import outage_seen
@@ -51,8 +51,23 @@ ARTICLE = template_fragment("components/post_article.html", variable="page")
 # What a listing's structured data says of each post, bylines included: a listing whose cards
 # all come from the cache need not fetch the bylines for it.
 LISTED_POST = PostFragment("listed-post", lambda request, post: listed_post(post, request))
-# A post page's head: its description, share picture, structured data.
-POST_META = PostFragment("post-meta", lambda request, post: post_meta(post, request))
+
+
+@dataclass(frozen=True)
+class PostHead:
+    """A post page's head, rendered (description, share picture, structured data), and the
+    topic it names as the article's section, which the related posts share."""
+
+    html: str
+    section: str
+
+
+def post_head(request, post):
+    meta = post_meta(post, request)
+    return PostHead(render_to_string("components/meta.html", {"meta": meta}, request), meta.section)
+
+
+POST_HEAD = PostFragment("post-head", post_head)
 
 
 def render_fragments(request, fragments, lookups=(), load=None):
