@@ -167,10 +167,11 @@ def forget(name):
         memory.drop(remembered_key(name))
 
 
-def remember_until_changed(name, build, lifetime=None):
+def remember_until_changed(name, build, lifetime=None, keep_none=True):
     """What build() returns, shared by every process until the content changes, and for
     `lifetime` seconds at most (a function giving them, asked only when the value is stored;
-    CONTENT_CACHE_TTL by default). The value must pickle; None is remembered too.
+    CONTENT_CACHE_TTL by default). The value must pickle; None is remembered too, unless
+    `keep_none` is false.
 
     Reader code remembers through blog.caching.remembered, which also ends every value when
     a post expires; this is its building block, for the inputs of that deadline itself."""
@@ -182,6 +183,8 @@ def remember_until_changed(name, build, lifetime=None):
         return found[key]
     value = build()
     if outage_seen.get():  # built around a missing picture: not for the next reader
+        return value
+    if value is None and not keep_none:
         return value
     memory.keep({key: value}, lifetime() if lifetime else settings.CONTENT_CACHE_TTL)
     return value

@@ -8,6 +8,8 @@ publishing (the scheduler unpublishes it within a minute), and nothing remembere
 meanwhile. The deadline travels with the value, so no caller re-checks an expiry.
 """
 
+import pickle
+
 from django.conf import settings
 from django.utils import timezone
 
@@ -33,6 +35,19 @@ def remember_ids(name, find, fetch_by_id):
 
     ids = remember(name, build)
     return ids, lambda wanted: fetched or fetch_by_id(wanted)
+
+
+def remember_found(name, find):
+    """The object find() returns, remembered as remember() does, or None, remembered not at
+    all: an address that names nothing keeps nothing, so no address pads the cache. Each
+    caller gets a copy of its own, free to change (routing hands a post its parent)."""
+
+    def build():
+        found = find()
+        return None if found is None else pickle.dumps(found, pickle.HIGHEST_PROTOCOL)
+
+    kept = remember_until_changed(name, build, lifetime=lifetime_until_next_expiry, keep_none=False)
+    return None if kept is None else pickle.loads(kept)  # noqa: S301  (pickled above)
 
 
 def lifetime_until_next_expiry(longest=None):

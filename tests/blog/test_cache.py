@@ -141,6 +141,19 @@ def test_a_page_past_the_last_is_not_found_and_not_stored(client, settings, post
     assert cache_entries(settings) == stored
 
 
+def test_addresses_that_name_no_post_are_not_found_and_not_stored(client, settings, post):
+    assert client.get(post.url).status_code == 200
+    client.get("/blog/no-such-post/")  # the not-found page's own chrome may be kept, once
+    stored = cache_entries(settings)
+    for n in range(30):
+        response = client.get(f"/blog/no-such-post-{n}/")
+        assert response.status_code == 404
+        assert response["X-Cache"] == "BYPASS"
+    assert cache_entries(settings) == stored
+    # The post itself is still found and served.
+    assert client.get(post.url).status_code == 200
+
+
 def test_editors_never_get_or_fill_the_cache(client, admin_user, post):
     client.force_login(admin_user)
     assert client.get("/blog/")["X-Cache"] == "BYPASS"
