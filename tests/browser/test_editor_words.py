@@ -60,18 +60,21 @@ MODE_MARKERS = {"card": "card-grid", "featured": "featured__", "social": "social
 
 def show_preview_mode(page, mode):
     """Choose a preview mode; the panel reloads its preview when shown, and a mode chosen while
-    that reload runs is lost, so it is chosen again until the preview shows it."""
-    shell = page.frame_locator("#w-preview-iframe").locator("body.preview-shell")
+    that reload runs is lost, so it is chosen again until the preview shows it: what that mode
+    alone shows (the previous mode's preview has the same shell)."""
+    shell = page.frame_locator("#w-preview-iframe").locator(
+        f'body.preview-shell [class*="{MODE_MARKERS[mode]}"]'
+    )
     for attempt in range(3):
         if attempt:
             page.select_option("#id_preview_mode", "")
         page.select_option("#id_preview_mode", mode)
         try:
-            expect(shell).to_have_count(1, timeout=10_000)
+            expect(shell.first).to_be_attached(timeout=10_000)
         except AssertionError:
             continue
         return
-    expect(shell).to_have_count(1)
+    expect(shell.first).to_be_attached()
 
 
 def words_of(slug):
