@@ -98,14 +98,37 @@ class DeclaredFiltersIndexView(IndexView):
         return super().get_base_queryset()
 
     def get_base_queryset(self, request=None):
-        return self.base_queryset.all()
+        posts = self.base_queryset.all()
+        posts.count = self.count_all
+        return posts
 
     @cached_property
     def listed_queryset(self):
         return super().get_queryset()
 
     def get_queryset(self, request=None):
-        return self.listed_queryset.all()
+        posts = self.listed_queryset.all()
+        posts.count = self.count_listed
+        return posts
+
+    # It also counts the posts three times a page: all of them, those its filters and search
+    # leave, and again for its paginator (~17 ms each on SQLite at 10,000 posts). Each number
+    # is counted once, and with no filter or search chosen the two are one.
+    @cached_property
+    def all_count(self):
+        return self.base_queryset.count()
+
+    def count_all(self):
+        return self.all_count
+
+    @cached_property
+    def listed_count(self):
+        if not self.query and not self.get_filters_params():
+            return self.all_count
+        return self.listed_queryset.count()
+
+    def count_listed(self):
+        return self.listed_count
 
     def get_search_results(self, request, queryset, search_term):
         # PostgreSQL refuses NUL in a string; nobody searches for one.

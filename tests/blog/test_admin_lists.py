@@ -12,13 +12,18 @@ import pytest
 from bs4 import BeautifulSoup
 from django.contrib.auth.models import Group, Permission
 from django.core.files.base import ContentFile
+from django.db import connection
+from django.db.models import Q
 from django.test import RequestFactory
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from wagtail.admin.menu import admin_menu
 from wagtail.documents.models import Document
 from wagtail.images.models import Image
 from wagtail.models import PageViewRestriction
 
+from blog.editorial.overview import editorial_posts
+from blog.editorial.posts_admin import PostsAdmin
 from blog.editorial.roles import EDITORS
 from blog.models import Author, BlogPage, Topic
 from tests.factories import draft_post, publish_post
@@ -226,3 +231,54 @@ def test_an_editor_sees_the_blogs_drafts_and_schedule(client, blog, author, topi
 
     assert "Secret plans" in posts and "Launch day" in posts
     assert "Launch day" in calendar
+
+
+EDIT_LINK = re.compile(r'href="/admin/pages/(\d+)/edit/')
+
+
+def edited_post_ids(response):
+    """The posts a page of the list shows, by the edit link under each title."""
+    return set(map(int, EDIT_LINK.findall(response.content.decode())))
+
+
+def counts_of_posts(captured):
+    return [
+        query["sql"]
+        for query in captured.captured_queries
+        if query["sql"].startswith("SELECT COUNT(*)") and '"blog_blogpage"' in query["sql"]
+    ]
+
+
+@pytest.mark.parametrize("chosen", ["nothing", "topic", "search"])
+def test_the_posts_list_pages_and_totals_what_it_shows_counting_it_once(
+    client, newsroom, editor, monkeypatch, chosen
+):
+    monkeypatch.setattr(PostsAdmin, "list_per_page", 2)
+    client.force_login(editor)
+    posts = editorial_posts(editor)
+    topic = Topic.objects.filter(post_links__isnull=False).first()
+    query = {}
+    if chosen == "topic":
+        query = {"topic": topic.slug}
+        posts = posts.filter(topic_links__topic=topic).distinct()
+    elif chosen == "search":
+        title = posts.first().draft_title
+        query = {"q": title}
+        posts = posts.filter(Q(title__icontains=title) | Q(draft_title__icontains=title))
+    shown = posts.count()
+    assert shown >= 1
+
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(POSTS_URL, query)
+
+    page = BeautifulSoup(response.content, "html.parser").select_one("nav.pagination")
+    assert f"Page 1 of {-(-shown // 2)}" in page.get_text()
+    assert f"{shown} post" in page.get_text()
+    # All posts, and what a filter or search leaves when one is chosen: each counted once.
+    assert len(counts_of_posts(captured)) == (1 if chosen == "nothing" else 2)
+    pages = -(-shown // 2)
+    listed = [
+        edited_post_ids(client.get(POSTS_URL, {**query, "p": number}))
+        for number in range(1, pages + 1)
+    ]
+    assert sorted(id for ids in listed for id in ids) == sorted(posts.values_list("pk", flat=True))
