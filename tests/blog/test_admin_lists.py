@@ -256,6 +256,7 @@ def test_the_posts_list_pages_and_totals_what_it_shows_counting_it_once(
     monkeypatch.setattr(PostsAdmin, "list_per_page", 2)
     client.force_login(editor)
     posts = editorial_posts(editor)
+    everything = posts.count()
     topic = Topic.objects.filter(post_links__isnull=False).first()
     query = {}
     if chosen == "topic":
@@ -271,7 +272,9 @@ def test_the_posts_list_pages_and_totals_what_it_shows_counting_it_once(
     with CaptureQueriesContext(connection) as captured:
         response = client.get(POSTS_URL, query)
 
-    page = BeautifulSoup(response.content, "html.parser").select_one("nav.pagination")
+    html = BeautifulSoup(response.content, "html.parser")
+    assert f"{shown} out of {everything}" in html.select_one("header").get_text(" ", strip=True)
+    page = html.select_one("nav.pagination")
     assert f"Page 1 of {-(-shown // 2)}" in page.get_text()
     assert f"{shown} post" in page.get_text()
     # All posts, and what a filter or search leaves when one is chosen: each counted once.
