@@ -1,5 +1,7 @@
 """The "Posts" section of the admin: every post with its status, filters, search and sorting."""
 
+import math
+
 from django.contrib.admin import SimpleListFilter, display
 from django.core.exceptions import ImproperlyConfigured
 from django.db.models import BooleanField, ExpressionWrapper, Q
@@ -129,6 +131,15 @@ class DeclaredFiltersIndexView(IndexView):
 
     def count_listed(self):
         return self.listed_count
+
+    def get_context_data(self, **kwargs):
+        # Without ?p= (or past the last page) modeladmin shows the first page but numbers it 0
+        # (or as asked), and Wagtail's paginator then links the pages around the last one:
+        # "1 … 198 199 200 201" under the first page of 201.
+        last_page = max(1, math.ceil(self.listed_count / self.items_per_page))
+        if not 1 <= self.page_num <= last_page:
+            self.page_num = 1
+        return super().get_context_data(**kwargs)
 
     def get_search_results(self, request, queryset, search_term):
         # PostgreSQL refuses NUL in a string; nobody searches for one.

@@ -285,3 +285,19 @@ def test_the_posts_list_pages_and_totals_what_it_shows_counting_it_once(
         for number in range(1, pages + 1)
     ]
     assert sorted(id for ids in listed for id in ids) == sorted(posts.values_list("pk", flat=True))
+
+
+@pytest.mark.parametrize("asked", [None, "0", "-3", "nope", "999"])
+def test_the_posts_lists_first_page_links_the_pages_after_it(
+    client, newsroom, editor, monkeypatch, asked
+):
+    """Whatever ?p= says, a page number that is not a page shows the first page, and its
+    links go on to pages 2, 3 and 4, not to the ones around the last page."""
+    client.force_login(editor)
+    monkeypatch.setattr(PostsAdmin, "list_per_page", max(1, editorial_posts(editor).count() // 7))
+    response = client.get(POSTS_URL, {} if asked is None else {"p": asked})
+    nav = BeautifulSoup(response.content, "html.parser").select_one("nav.pagination")
+    numbers = [item.get_text(strip=True) for item in nav.select(".pagination__page-number")]
+    assert numbers[:4] == ["1", "2", "3", "4"]
+    assert nav.select_one(".pagination__page-number--current").get_text(strip=True) == "1"
+    assert "Page 1 of" in nav.get_text()
