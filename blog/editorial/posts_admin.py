@@ -101,6 +101,8 @@ class DeclaredFiltersIndexView(IndexView):
 
     def get_base_queryset(self, request=None):
         posts = self.base_queryset.all()
+        # A bound method: Django's paginator calls count only when it takes no arguments but
+        # self, and reads every row with len() otherwise (a lambda loaded all 10,000 posts).
         posts.count = self.count_all
         return posts
 

@@ -272,14 +272,23 @@ def test_the_posts_list_pages_and_totals_what_it_shows_counting_it_once(
     with CaptureQueriesContext(connection) as captured:
         response = client.get(POSTS_URL, query)
 
+    pages = -(-shown // 2)
     html = BeautifulSoup(response.content, "html.parser")
     assert f"{shown} out of {everything}" in html.select_one("header").get_text(" ", strip=True)
     page = html.select_one("nav.pagination")
-    assert f"Page 1 of {-(-shown // 2)}" in page.get_text()
+    assert f"Page 1 of {pages}" in page.get_text()
     assert f"{shown} post" in page.get_text()
     # All posts, and what a filter or search leaves when one is chosen: each counted once.
     assert len(counts_of_posts(captured)) == (1 if chosen == "nothing" else 2)
-    pages = -(-shown // 2)
+    # ...and never counted by reading every post.
+    reads_of_posts = [
+        query["sql"]
+        for query in captured.captured_queries
+        if 'FROM "blog_blogpage"' in query["sql"] and not query["sql"].startswith("SELECT COUNT")
+    ]
+    assert reads_of_posts and all(
+        re.search(r"LIMIT \d+( OFFSET \d+)?$", sql) for sql in reads_of_posts
+    )
     listed = [
         edited_post_ids(client.get(POSTS_URL, {**query, "p": number}))
         for number in range(1, pages + 1)
